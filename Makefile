@@ -1,0 +1,28 @@
+# Two entry points: `make run` (the bot, or the local console without a token)
+# and `make test` (lint, type check of engine/, the whole test suite).
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/hexhive
+
+test: $(STAMP)
+	$(BIN)/ruff check bot engine render tests
+	$(BIN)/mypy engine
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	$(BIN)/pytest tests/benchmarks --benchmark-only --benchmark-enable -p no:randomly
+
+clean:
+	rm -rf $(VENV)

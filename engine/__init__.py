@@ -1,0 +1,1 @@
+"""The rules: pure, synchronous, deterministic. Standard library and pydantic only."""

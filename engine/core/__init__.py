@@ -1,0 +1,1 @@
+"""Pieces shared by every game: hexes, maps, movement, odds tables, dice, the protocol."""

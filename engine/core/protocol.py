@@ -1,0 +1,306 @@
+"""The protocol every game answers: setup, pending prompts, legal actions, apply, view, outcome.
+
+A game is a ``GameRules`` object registered under its name (``engine.registry``).
+Its state is a pydantic model that ``apply`` never mutates: it returns a new state
+and the events that say what happened. Every action is checked against the legal
+choices before it is applied, so the legal choices are the single source of input
+(autocomplete, buttons and the random playouts all read them).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.core.dice import Dice, Roll
+from engine.core.errors import BadArguments, IllegalAction, NotYourTurn
+
+ArgValue = str | int
+"""An argument as a player gives it: a hex number ``0507``, a unit id, a count."""
+
+
+class Action(BaseModel):
+    """One order: a verb and its arguments, e.g. ``move {unit: B3, to: 0608}``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    verb: str
+    args: dict[str, ArgValue] = Field(default_factory=dict)
+
+    def key(self) -> tuple[str, tuple[tuple[str, str], ...]]:
+        """A hashable, order-free identity used to compare with the legal choices."""
+        return self.verb, tuple(sorted((k, str(v)) for k, v in self.args.items()))
+
+    def text(self) -> str:
+        """The action as a console line would write it: ``/move unit:B3 to:0608``."""
+        parts = [f"/{self.verb}"] + [f"{k}:{v}" for k, v in self.args.items()]
+        return " ".join(parts)
+
+
+class ArgSpec(BaseModel):
+    """One argument of a verb: its name, what it means, and how people write it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    help: str
+    kind: Literal["hex", "unit", "choice", "int", "text", "direction", "list"] = "choice"
+    required: bool = True
+
+
+class VerbSpec(BaseModel):
+    """A game command: its verb, a plain description, the rule it applies, its arguments."""
+
+    model_config = ConfigDict(frozen=True)
+
+    verb: str
+    help: str
+    rule: str = ""
+    args: tuple[ArgSpec, ...] = ()
+    secret: bool = False
+
+
+class Prompt(BaseModel):
+    """A decision the rules wait on: who must decide, which verbs answer it, in plain words."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: str
+    verbs: tuple[str, ...]
+    text: str
+    rule: str = ""
+    secret: bool = False
+    """Answered privately; the channel sees only a commitment until all are in."""
+    group: str = ""
+    """Prompts answered together (both players' aspects in one combat round) share a group."""
+
+
+class Event(BaseModel):
+    """Something that happened. ``to`` lists the seats that may read it; empty means everyone."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str
+    text: str
+    to: tuple[str, ...] = ()
+    hexes: tuple[str, ...] = ()
+    """Hex numbers the event touched, for the board's highlights."""
+    data: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def public(self) -> bool:
+        return not self.to
+
+
+class Outcome(BaseModel):
+    """How a game ended."""
+
+    model_config = ConfigDict(frozen=True)
+
+    winner: str | None
+    """The winning seat, or None for a draw."""
+    reason: str
+    score: dict[str, int] = Field(default_factory=dict)
+
+
+class Player(BaseModel):
+    """A seat and the person in it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: str
+    name: str
+
+
+class GameConfig(BaseModel):
+    """Everything fixed when a game is created."""
+
+    model_config = ConfigDict(frozen=True)
+
+    game: str
+    scenario: str = ""
+    options: dict[str, Any] = Field(default_factory=dict)
+    players: tuple[Player, ...] = ()
+
+    def name_of(self, seat: str) -> str:
+        for p in self.players:
+            if p.seat == seat:
+                return p.name
+        return seat
+
+
+# --- the view a renderer draws -----------------------------------------------------------
+
+
+class CounterView(BaseModel):
+    """One counter as a viewer may see it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    hex: str
+    side: str
+    label: str
+    sub: str = ""
+    """A second line: strengths such as ``12-6``, a count, a unit type."""
+    facing: int | None = None
+    """Direction 0..5 (N, NE, SE, S, SW, NW) the counter faces, where facing matters."""
+    disrupted: bool = False
+    hidden: bool = False
+    """Face down: the viewer may not see what it is."""
+    id: str = ""
+
+
+class MarkerView(BaseModel):
+    """A marker in a hex: a harvest chit, a charge, a cleared hex."""
+
+    model_config = ConfigDict(frozen=True)
+
+    hex: str
+    kind: str
+    text: str = ""
+
+
+class ArrowView(BaseModel):
+    """An arrow from one hex to another, with a label (an attack and its odds)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    src: str
+    dst: str
+    label: str = ""
+    kind: str = "attack"
+
+
+class HighlightView(BaseModel):
+    """A hex outlined because something happened there: moved, combat, loss, blast, legal."""
+
+    model_config = ConfigDict(frozen=True)
+
+    hex: str
+    kind: str
+
+
+class View(BaseModel):
+    """What one viewer may see of a game; the renderer draws it and the bot summarises it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    game: str
+    map: str
+    title: str
+    turn: int = 0
+    phase: str = ""
+    active: str = ""
+    sides: dict[str, str] = Field(default_factory=dict)
+    """Seat -> colour name used for its counters (e.g. ``{"BORG": "dark"}``)."""
+    counters: tuple[CounterView, ...] = ()
+    markers: tuple[MarkerView, ...] = ()
+    arrows: tuple[ArrowView, ...] = ()
+    highlights: tuple[HighlightView, ...] = ()
+    boxes: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    """Off-map holding boxes and their contents ("BORG tower": 3 Children...)."""
+    caption: tuple[str, ...] = ()
+    """Lines of text under the board."""
+    private: tuple[str, ...] = ()
+    """Lines only this viewer may read (their own committed choices)."""
+
+
+# --- the rules interface ---------------------------------------------------------------------
+
+
+class GameRules(ABC):
+    """The protocol every game implements; see DESIGN.md."""
+
+    name: str
+    title: str
+    seats: tuple[str, ...]
+    scenarios: tuple[str, ...] = ("standard",)
+    options_help: dict[str, str] = {}
+
+    @abstractmethod
+    def setup(self, config: GameConfig, dice: Dice) -> BaseModel:
+        """A new game; raise ``BadArguments`` naming any bad scenario or option."""
+
+    @abstractmethod
+    def pending(self, state: BaseModel) -> list[Prompt]:
+        """Who must decide what now. Empty exactly when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: BaseModel, seat: str) -> list[Action]:
+        """Every legal action of ``seat`` now. Non-empty whenever ``seat`` has a prompt."""
+
+    @abstractmethod
+    def _apply(self, state: BaseModel, seat: str, action: Action, dice: Dice) -> tuple[BaseModel, list[Event]]:
+        """Apply an action already known to be legal."""
+
+    @abstractmethod
+    def view(self, state: BaseModel, viewer: str | None) -> View:
+        """What ``viewer`` (a seat, or None for a spectator) may see."""
+
+    @abstractmethod
+    def outcome(self, state: BaseModel) -> Outcome | None:
+        """The result once the game is over, else None."""
+
+    @abstractmethod
+    def verbs(self) -> list[VerbSpec]:
+        """The game's commands, for help texts and slash-command registration."""
+
+    def state_model(self) -> type[BaseModel]:
+        """The pydantic class of this game's state (to load it from JSON)."""
+        raise NotImplementedError
+
+    # -- shared behaviour --------------------------------------------------------------------
+
+    def explain_illegal(self, state: BaseModel, seat: str, action: Action) -> str:
+        """Why ``action`` is not legal; games override this to cite the exact rule."""
+        return f"{action.text()} is not a legal order now"
+
+    def apply(self, state: BaseModel, seat: str, action: Action, dice: Dice) -> tuple[BaseModel, list[Event]]:
+        """Check legality, then apply. Raises a ``RuleError`` and changes nothing when illegal."""
+        prompts = [p for p in self.pending(state) if p.seat == seat]
+        if not prompts:
+            waiting = sorted({p.seat for p in self.pending(state)})
+            if not waiting:
+                raise NotYourTurn("the game is over")
+            raise NotYourTurn(f"the game is waiting on {', '.join(waiting)}, not {seat}")
+        if not any(action.verb in p.verbs for p in prompts):
+            allowed = sorted({v for p in prompts for v in p.verbs})
+            raise BadArguments(f"/{action.verb} is not an answer now; you may use " + ", ".join("/" + v for v in allowed))
+        legal = {a.key() for a in self.legal_actions(state, seat)}
+        if action.key() not in legal:
+            raise IllegalAction(self.explain_illegal(state, seat, action))
+        return self._apply(state, seat, action, dice)
+
+    def prompt_for(self, state: BaseModel, seat: str, verb: str) -> Prompt | None:
+        """The pending prompt of ``seat`` that ``verb`` answers, if any."""
+        for p in self.pending(state):
+            if p.seat == seat and verb in p.verbs:
+                return p
+        return None
+
+    def choices(self, state: BaseModel, seat: str, verb: str, arg: str, given: dict[str, str]) -> list[str]:
+        """Legal values of ``arg`` for ``verb``, given the arguments already chosen (autocomplete)."""
+        out: list[str] = []
+        seen: set[str] = set()
+        for a in self.legal_actions(state, seat):
+            if a.verb != verb or arg not in a.args:
+                continue
+            if any(k in a.args and str(a.args[k]) != str(v) for k, v in given.items() if k != arg):
+                continue
+            v = str(a.args[arg])
+            if v not in seen:
+                seen.add(v)
+                out.append(v)
+        return out
+
+
+class Step(BaseModel):
+    """A recorded action: who, what, and the dice it used."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: str
+    action: Action
+    rolls: tuple[Roll, ...] = ()
