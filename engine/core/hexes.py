@@ -81,9 +81,10 @@ def distance(a: Hex, b: Hex) -> int:
 
 def rotate_right(h: Hex, steps: int = 1) -> Hex:
     """Rotate a hex vector clockwise by ``steps`` sixths of a turn about the origin."""
+    # (q, r, s) -> (-r, -s, -q) turns N into NE on a grid drawn with y growing downwards
     x, y, z = h.q, h.r, h.s
     for _ in range(steps % 6):
-        x, y, z = -z, -x, -y
+        x, y, z = -y, -z, -x
     return Hex(x, y)
 
 
