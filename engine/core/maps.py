@@ -103,6 +103,8 @@ class GameMap:
             a, b = hx(e.a, "hexsides"), hx(e.b, "hexsides")
             if distance(a, b) != 1:
                 raise MapError(f"{origin}: hexsides: {e.a} and {e.b} are not adjacent")
+            if a not in self.hexes and b not in self.hexes:
+                raise MapError(f"{origin}: hexsides: {e.a}/{e.b} is not on the map")
             if e.kind not in data.hexside_types:
                 raise MapError(f"{origin}: hexsides: {e.a}/{e.b} has unknown kind '{e.kind}'")
             side = Hexside.of(a, b)
@@ -159,8 +161,8 @@ class GameMap:
 def load_map_file(path: Path) -> GameMap:
     """Load and validate a map file."""
     try:
-        raw = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # ValueError: bad JSON or not UTF-8
         raise MapError(f"{path}: cannot read the map: {exc}") from None
     try:
         data = MapData.model_validate(raw)
