@@ -182,7 +182,10 @@ MEGA_A = Hex(3, 2)
 MEGA_B = Hex(-2, 5)
 
 
-def megahex_centre(h: Hex, origin: Hex = Hex(0, 0)) -> Hex:
+_ORIGIN = Hex(0, 0)
+
+
+def megahex_centre(h: Hex, origin: Hex = _ORIGIN) -> Hex:
     """The centre of the 19-hex megahex holding ``h``, for a lattice through ``origin``."""
     rel = h - origin
     # Solve rel ~ a*MEGA_A + b*MEGA_B in real numbers, then check the nearby lattice points.
