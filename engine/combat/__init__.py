@@ -1,0 +1,1 @@
+"""General combat resolvers that any game may use: step-reduction dice and close assault."""
