@@ -13,7 +13,7 @@ import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.core.hexes import Hex, neighbors
+from engine.core.hexes import Hex, distance, neighbors
 
 
 @dataclass(frozen=True)
@@ -22,6 +22,16 @@ class Reach:
 
     cost: float
     path: tuple[Hex, ...]
+
+
+_EPS = 1e-9
+
+
+def _better(cost: float, steps: int, old: Reach | None) -> bool:
+    """Cheaper, or as cheap in fewer steps."""
+    if old is None or cost < old.cost - _EPS:
+        return True
+    return abs(cost - old.cost) <= _EPS and steps < len(old.path)
 
 
 def reachable(
@@ -36,33 +46,44 @@ def reachable(
 
     The start hex is not included. Hexes a unit may pass through but not end in
     (``can_end`` false, e.g. a full stack) are searched through but left out.
+    Among equally cheap paths the one with fewest steps is returned.
     """
-    best: dict[Hex, Reach] = {start: Reach(0.0, ())}
+    # With a step limit the cheapest way into a hex may use too many steps to go on
+    # from it, so the search runs over (hex, steps taken); without one, over hexes.
+    def key(h: Hex, steps: int) -> tuple[Hex, int]:
+        return h, (steps if max_steps is not None else 0)
+
+    best: dict[tuple[Hex, int], Reach] = {(start, 0): Reach(0.0, ())}
     counter = 0
-    frontier: list[tuple[float, int, Hex]] = [(0.0, counter, start)]
+    frontier: list[tuple[float, int, int, Hex]] = [(0.0, 0, counter, start)]
     while frontier:
-        cost, _, here = heapq.heappop(frontier)
-        if cost > best[here].cost:
-            continue
+        cost, steps, _, here = heapq.heappop(frontier)
+        current = best[key(here, steps)]
+        if cost != current.cost or steps != len(current.path):
+            continue  # superseded by a better way in
         if here != start and stops(here):
             continue
-        path = best[here].path
-        if max_steps is not None and len(path) >= max_steps:
+        if max_steps is not None and steps >= max_steps:
             continue
         for nxt in neighbors(here):
+            if nxt == start:
+                continue
             price = step_cost(here, nxt)
             if price is None:
                 continue
             total = cost + price
-            if total > allowance + 1e-9:
+            if total > allowance + _EPS:
                 continue
-            old = best.get(nxt)
-            if old is None or total < old.cost - 1e-9 or (abs(total - old.cost) < 1e-9 and len(path) + 1 < len(old.path)):
-                best[nxt] = Reach(total, path + (nxt,))
+            k = key(nxt, steps + 1)
+            if _better(total, steps + 1, best.get(k)):
+                best[k] = Reach(total, current.path + (nxt,))
                 counter += 1
-                heapq.heappush(frontier, (total, counter, nxt))
-    del best[start]
-    return {h: r for h, r in best.items() if can_end(h)}
+                heapq.heappush(frontier, (total, steps + 1, counter, nxt))
+    out: dict[Hex, Reach] = {}
+    for (h, _), r in best.items():
+        if h != start and can_end(h) and _better(r.cost, len(r.path), out.get(h)):
+            out[h] = r
+    return out
 
 
 def path_cost(
@@ -71,11 +92,16 @@ def path_cost(
     step_cost: Callable[[Hex, Hex], float | None],
     stops: Callable[[Hex], bool] = lambda h: False,
 ) -> float | None:
-    """The cost of following ``path`` from ``start`` step by step, or None if a step is illegal."""
+    """The cost of following ``path`` from ``start`` step by step, or None if a step is illegal.
+
+    Each hex of ``path`` must be adjacent to the one before it (the first to ``start``).
+    """
     total = 0.0
     here = start
     for i, nxt in enumerate(path):
         if i > 0 and stops(here):
+            return None
+        if distance(here, nxt) != 1:
             return None
         price = step_cost(here, nxt)
         if price is None:
