@@ -71,9 +71,13 @@ def judge_retreat(route: Sequence[HexFacts], stack: Stack, options: StepOptions)
         return RetreatVerdict(ok=False, reason="a retreat goes only to an adjacent hex (Retreating 1)")
     for h in through:
         if not h.friendly_units:
-            return RetreatVerdict(ok=False, reason=f"{_name(h)} is empty: a retreat crosses only friendly stacks (Retreating 2)")
+            return RetreatVerdict(
+                ok=False, reason=f"{_name(h)} is empty: a retreat crosses only friendly stacks (Retreating 2)"
+            )
         if h.enemy_zoc and options.retreat_path != "across_friends_in_zoc":
-            return RetreatVerdict(ok=False, reason=f"{_name(h)} is in an enemy zone of control (Retreating 2)")
+            return RetreatVerdict(
+                ok=False, reason=f"{_name(h)} is in an enemy zone of control (Retreating 2)"
+            )
     if dest.enemy_zoc:
         return RetreatVerdict(ok=False, reason=f"{_name(dest)} is in an enemy zone of control (Retreating 1)")
     return _judge_destination(dest, stack, options)
@@ -83,19 +87,27 @@ def _judge_destination(dest: HexFacts, stack: Stack, options: StepOptions) -> Re
     if not dest.friendly_units:
         return RetreatVerdict(ok=True)
     if options.retreat_onto == "no":
-        return RetreatVerdict(ok=False, reason=f"{_name(dest)} is occupied: a retreat ends in a vacant hex (Retreating 1)")
-    fits = within_stacking(dest.friendly_units + len(stack.units), dest.friendly_strength + stack.strength, options)
+        return RetreatVerdict(
+            ok=False, reason=f"{_name(dest)} is occupied: a retreat ends in a vacant hex (Retreating 1)"
+        )
+    fits = within_stacking(
+        dest.friendly_units + len(stack.units), dest.friendly_strength + stack.strength, options
+    )
     if fits:
         return RetreatVerdict(ok=True)
     if options.retreat_onto == "within_limits":
-        return RetreatVerdict(ok=False, reason=f"retreating onto {_name(dest)} would break the stacking limit (Retreating 4)")
+        return RetreatVerdict(
+            ok=False, reason=f"retreating onto {_name(dest)} would break the stacking limit (Retreating 4)"
+        )
     return RetreatVerdict(ok=True, overstacked=True)
 
 
 def check_split(destinations: Mapping[str, str], options: StepOptions) -> None:
     """Raise IllegalAction when a stack that must stay together retreats to several hexes (Retreating 6, 7)."""
     if options.retreat_stack == "together" and len(set(destinations.values())) > 1:
-        raise IllegalAction("the stack must stay together in retreating (Retreating 6): send every unit to one hex")
+        raise IllegalAction(
+            "the stack must stay together in retreating (Retreating 6): send every unit to one hex"
+        )
 
 
 def may_advance(

@@ -234,7 +234,11 @@ def choose_attack(ex: Exchange, choice: AttackerChoice) -> Exchange:
         note = f"The attacker retreats and takes {_hits(hits)} of {ex.counter.hits} (note [1])."
     else:
         note = f"The attacker accepts {_hits(hits)}."
-    update = {"attacker_choice": choice, "hits_on": {**ex.hits_on, "attacker": hits}, "notes": ex.notes + (note,)}
+    update = {
+        "attacker_choice": choice,
+        "hits_on": {**ex.hits_on, "attacker": hits},
+        "notes": ex.notes + (note,),
+    }
     return _start_hits(ex.model_copy(update=update))
 
 

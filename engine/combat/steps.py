@@ -149,7 +149,9 @@ def _settle(stack: Stack, tally: HitTally) -> tuple[Stack, HitTally]:
     if not stack.units and tally.remaining > 0:
         lost = min(stack.works, tally.remaining) if tally.in_works else 0
         stack = stack.model_copy(update={"works": stack.works - lost})
-        tally = tally.model_copy(update={"works_lost": lost, "wasted": tally.wasted + tally.remaining - lost, "remaining": 0})
+        tally = tally.model_copy(
+            update={"works_lost": lost, "wasted": tally.wasted + tally.remaining - lost, "remaining": 0}
+        )
     # Extra defense: a lone hit left on an armored unit has no effect (halves, fraction dropped).
     if tally.remaining == 0 and tally.half is not None:
         tally = tally.model_copy(update={"half": None, "wasted": tally.wasted + 1})
