@@ -1,0 +1,1 @@
+"""All I/O: the bot core, the Discord and console transports, the SQLite store."""

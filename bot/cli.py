@@ -1,0 +1,76 @@
+"""``hexhive``: the bot on Discord when a token is configured, else the local console; and tools."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+import tempfile
+from pathlib import Path
+
+from bot.settings import SettingsError, load_settings
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``hexhive`` command."""
+    parser = argparse.ArgumentParser(prog="hexhive", description="A moderator for two-player hex wargames.")
+    sub = parser.add_subparsers(dest="cmd")
+    c = sub.add_parser("console", help="play locally as several people")
+    c.add_argument("--script", type=Path, help="a file of lines 'name: /command ...' to run")
+    c.add_argument("--out", type=Path, help="where to write boards and files")
+    c.add_argument("--db", type=Path, help="database file (a script uses a fresh one by default)")
+    c.add_argument("--seed", help="derive every game's dice seed from this (reproducible runs)")
+    sub.add_parser("discord", help="run the bot on Discord")
+    d = sub.add_parser("db", help="database tools")
+    dsub = d.add_subparsers(dest="dbcmd", required=True)
+    b = dsub.add_parser("backup", help="a consistent copy while the bot runs")
+    b.add_argument("path", type=Path)
+    dsub.add_parser("check", help="integrity check and replay of every game against its snapshots")
+    r = sub.add_parser("replay", help="re-run a game record through the engine and write its boards")
+    r.add_argument("record", type=Path)
+    r.add_argument("--out", type=Path, default=Path("out"))
+    args = parser.parse_args(argv)
+
+    try:
+        settings = load_settings()
+    except SettingsError as exc:
+        print(f"hexhive: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    if args.cmd == "replay":
+        from bot.replay_tool import replay_record
+
+        return replay_record(args.record, args.out)
+    if args.cmd == "db":
+        from bot import dbtools
+
+        if args.dbcmd == "backup":
+            return asyncio.run(dbtools.backup(settings.database, args.path))
+        return asyncio.run(dbtools.check(settings.database))
+    if args.cmd == "console":
+        from bot.console import interactive, run_script
+
+        if args.script:
+            db = args.db or Path(tempfile.mkdtemp(prefix="hexhive-")) / "console.db"
+            lines = args.script.read_text().splitlines()
+            return asyncio.run(run_script(lines, db, args.out, seed_base=args.seed))
+        return asyncio.run(interactive(args.db or settings.database, args.out or Path("out")))
+    if args.cmd == "discord" or (args.cmd is None and settings.discord_token is not None):
+        if settings.discord_token is None:
+            print("hexhive: HEXHIVE_DISCORD_TOKEN is not set; put it in .env (see docs/discord-setup.md)",
+                  file=sys.stderr)
+            return 2
+        from bot.discord_app import run_discord
+
+        return run_discord(settings)
+    from bot.console import interactive
+
+    print("No Discord token configured: starting the local console. "
+          "To connect to Discord, put HEXHIVE_DISCORD_TOKEN in .env (docs/discord-setup.md).")
+    return asyncio.run(interactive(settings.database, Path("out")))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

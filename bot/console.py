@@ -1,0 +1,163 @@
+"""The console transport: play as several people from one terminal or a script.
+
+Grammar (docs/console.md): ``alice: /move child:B7 dir:NE``; ``alice@#game-1: ...``
+names the place; ``alice dm: ...`` speaks in alice's direct messages;
+``!moderator carol`` makes carol a moderator; ``#`` starts a comment.
+Every reply is printed with who sees it: ``[#game-1]``, ``[DM alice]``, ``[to alice]``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TextIO
+
+from bot.boards import render_board_png
+from bot.core import Core
+from bot.replies import Reply
+from bot.store import Store
+
+LINE = re.compile(r"^\s*(?P<user>[\w.-]+)\s*(?:@(?P<place>#?[\w.-]+)|\s+(?P<dm>dm))?\s*:\s*(?P<cmd>/.*)$")
+LOBBY = "console:#lobby"
+
+
+class ConsoleError(Exception):
+    """A script line the console cannot read."""
+
+
+class Console:
+    """Feeds lines to the core and prints the replies; boards are written as PNG files."""
+
+    def __init__(self, core: Core, out_dir: Path | None, stream: TextIO = sys.stdout) -> None:
+        self.core = core
+        self.out_dir = out_dir
+        self.stream = stream
+        self.moderators: set[str] = set()
+        self.current: dict[str, str] = {}
+        self.boards = 0
+        self.threads = 0
+        self.files: list[Path] = []
+        core.open_thread = self.open_thread
+        if out_dir:
+            out_dir.mkdir(parents=True, exist_ok=True)
+
+    async def open_thread(self, parent: str, title: str) -> str:
+        """A console 'thread': a new place named after the game's number."""
+        self.threads += 1
+        return f"console:#game-{self.threads}"
+
+    def say(self, text: str) -> None:
+        print(text, file=self.stream)
+
+    async def start(self) -> None:
+        """Post whatever the store holds committed but unposted."""
+        await self.deliver(await self.core.start())
+
+    async def run_line(self, raw: str) -> None:
+        """One line of the grammar."""
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            return
+        if line.startswith("!moderator"):
+            self.moderators.update(line.split()[1:])
+            return
+        m = LINE.match(line)
+        if not m:
+            raise ConsoleError(f"cannot read '{line}': write 'name: /command arg:value'")
+        user = m.group("user")
+        if m.group("dm"):
+            place = f"dm:{user}"
+        elif m.group("place"):
+            place = "console:" + ("#" + m.group("place").lstrip("#"))
+            self.current[user] = place
+        else:
+            place = self.current.get(user, LOBBY)
+        self.say(f"{user}> {m.group('cmd')}")
+        replies = await self.core.handle_line(user, place, m.group("cmd"), is_moderator=user in self.moderators)
+        for r in replies:
+            if r.to == "channel" and not place.startswith("dm:"):
+                self.current[user] = r.place
+            for u in r.mentions:
+                if r.to == "channel":
+                    self.current[u] = r.place
+        await self.deliver(replies)
+
+    async def deliver(self, replies: Iterable[Reply]) -> None:
+        """Print each reply with its audience, write boards and files."""
+        replies = list(replies)
+        for r in replies:
+            head = {"channel": f"[{r.place.removeprefix('console:')}]", "dm": f"[DM {r.user}]",
+                    "private": f"[to {r.user}]"}[r.to]
+            for i, text_line in enumerate(r.text.splitlines() or [""]):
+                self.say(f"{head if i == 0 else ' ' * len(head)} {text_line}")
+            for b in r.buttons:
+                self.say(f"{' ' * len(head)}   [button] {b.label} -> {b.command}")
+            if r.board and r.game_id is not None:
+                await self._board(r, head)
+            if r.file_name and self.out_dir:
+                path = self.out_dir / r.file_name
+                path.write_text(r.file_text)
+                self.files.append(path)
+                self.say(f"{' ' * len(head)}   (file: {path})")
+        await self.core.posted(replies)
+
+    async def _board(self, r: Reply, head: str) -> None:
+        png = await render_board_png(self.core, r.game_id or 0, r.viewer)
+        if png is None:
+            return
+        self.boards += 1
+        if self.out_dir:
+            path = self.out_dir / f"board-{self.boards:04d}-game{r.game_id}.png"
+            path.write_bytes(png)
+            self.files.append(path)
+            self.say(f"{' ' * len(head)}   (board: {path})")
+        else:
+            self.say(f"{' ' * len(head)}   (board: {len(png)} bytes)")
+
+
+async def run_script(lines: Iterable[str], db: Path, out_dir: Path | None, stream: TextIO = sys.stdout,
+                     seed_base: str | None = None) -> int:
+    """Run a script of console lines; the exit status is non-zero on an internal error."""
+    store = await Store.open(db)
+    try:
+        core = Core(store)
+        if seed_base is not None:
+            counter = iter(range(1, 10**9))
+            core.new_seed = lambda: f"{seed_base}-{next(counter)}"
+        console = Console(core, out_dir, stream)
+        await console.start()
+        for n, line in enumerate(lines, 1):
+            try:
+                await console.run_line(line)
+            except ConsoleError as exc:
+                console.say(f"line {n}: {exc}")
+                return 2
+        return 1 if core.internal_errors else 0
+    finally:
+        await store.close()
+
+
+async def interactive(db: Path, out_dir: Path | None) -> int:
+    """Read lines from standard input until end of input or /quit."""
+    store = await Store.open(db)
+    try:
+        core = Core(store)
+        console = Console(core, out_dir)
+        await console.start()
+        console.say("hexhive console. Write lines like 'alice: /help' or "
+                    "'alice: /game new game:oneworld opponent:bob'; '/quit' ends.")
+        loop = asyncio.get_running_loop()
+        while True:
+            line = await loop.run_in_executor(None, sys.stdin.readline)
+            if not line or line.strip() in ("/quit", "quit", "exit"):
+                break
+            try:
+                await console.run_line(line)
+            except ConsoleError as exc:
+                console.say(str(exc))
+        return 0
+    finally:
+        await store.close()

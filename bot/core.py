@@ -1,0 +1,366 @@
+"""The bot core: (user, place, command, arguments) in, replies out. Transport-agnostic.
+
+Each accepted command is one transaction: validate, apply, append to the log,
+queue the replies in the outbox, commit; only then does the transport post them
+and mark them posted. On start-up whatever was committed but not posted is
+posted again, and nothing is applied twice.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import uuid
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+
+from pydantic import BaseModel
+
+from bot import lifecycle, moderation
+from bot.live import SNAPSHOT_EVERY, Live, load_live
+from bot.parsing import ParseError, parse_command
+from bot.records import commitment, dumps
+from bot.replies import Button, Command, Reply
+from bot.store import Store
+from engine.core.dice import SeededDice
+from engine.core.errors import RuleError
+from engine.core.protocol import Action, Event, Prompt
+
+log = logging.getLogger("hexhive.core")
+
+MAX_BUTTONS = 25
+
+
+class Refusal(Exception):
+    """A command the bot turns down politely; ``str()`` is the reply."""
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+OpenThread = Callable[[str, str], Awaitable[str]]
+
+
+async def same_place(parent: str, title: str) -> str:
+    """A transport without threads plays the game where it was created."""
+    return parent
+
+
+class Core:
+    """Takes commands, runs them against the store and the engine, returns replies."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], datetime] = utcnow,
+        new_seed: Callable[[], str] = lambda: secrets.token_hex(16),
+        open_thread: OpenThread = same_place,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.new_seed = new_seed
+        self.open_thread = open_thread
+        self.live: dict[int, Live] = {}
+        self.internal_errors: list[str] = []
+
+    # --- start-up ---------------------------------------------------------------------------
+
+    async def start(self) -> list[Reply]:
+        """Load every game in play; return the replies committed but never posted."""
+        for row in await self.store.games("status IN ('invited', 'active', 'paused')"):
+            self.live[row.id] = await load_live(self.store, row)
+        out = []
+        for oid, _gid, payload in await self.store.unposted():
+            r = Reply.model_validate_json(payload)
+            r.outbox_id = oid
+            out.append(r)
+        return out
+
+    async def posted(self, replies: list[Reply]) -> None:
+        """The transport delivered these replies: mark them so they are never posted again."""
+        ids = [r.outbox_id for r in replies if r.outbox_id is not None]
+        if ids:
+            async with self.store.transaction():
+                await self.store.mark_posted(ids)
+
+    def now(self) -> str:
+        return self.clock().isoformat(timespec="seconds")
+
+    # --- entry points ------------------------------------------------------------------------
+
+    async def handle_line(self, user: str, place: str, line: str, *, is_moderator: bool = False) -> list[Reply]:
+        """Parse a console-style line and handle it."""
+        try:
+            name, args = parse_command(line)
+        except ParseError as exc:
+            return [private(user, place, f"Sorry, {exc}.")]
+        return await self.handle(Command(user=user, place=place, name=name, args=args, is_moderator=is_moderator))
+
+    async def handle(self, cmd: Command) -> list[Reply]:
+        """Run one command. Refusals become private replies and change nothing."""
+        try:
+            return await self._dispatch(cmd)
+        except (RuleError, Refusal) as exc:
+            return [private(cmd.user, cmd.place, _polite(str(exc)))]
+        except Exception:
+            error_id = uuid.uuid4().hex[:8]
+            log.exception("internal error %s handling %s from %s", error_id, cmd.name, cmd.user)
+            self.internal_errors.append(error_id)
+            return [private(cmd.user, cmd.place,
+                            f"Sorry, something went wrong on our side (error id {error_id}). "
+                            "Nothing was changed; a moderator can look it up.")]
+
+    async def _dispatch(self, cmd: Command) -> list[Reply]:
+        handler = lifecycle.HANDLERS.get(cmd.name) or moderation.HANDLERS.get(cmd.name)
+        if handler is not None:
+            return await handler(self, cmd)
+        if cmd.name.split(" ")[0] in ("game", "mod", "resolve"):
+            raise Refusal(f"there is no command /{cmd.name}; /help lists them")
+        return await self.play(cmd)
+
+    # --- finding games --------------------------------------------------------------------------
+
+    def find_game(self, cmd: Command, *, statuses: tuple[str, ...] = ("active", "paused")) -> Live:
+        """The game a command is about: ``game:ID``, else the game in this place, else the user's only game."""
+        if "game" in cmd.args:
+            text = cmd.args["game"].lstrip("#")
+            if not text.isdigit() or int(text) not in self.live:
+                raise Refusal(f"there is no game #{text} in play")
+            g = self.live[int(text)]
+            if g.row.status not in statuses:
+                raise Refusal(f"game #{g.id} is {g.row.status}")
+            return g
+        here = [g for g in self.live.values() if g.row.place == cmd.place and g.row.status in statuses]
+        if len(here) == 1:
+            return here[0]
+        mine = [g for g in self.live.values() if cmd.user in g.seats.values() and g.row.status in statuses]
+        if len(here) > 1:
+            mine = [g for g in here if cmd.user in g.seats.values()] or here
+        if len(mine) == 1:
+            return mine[0]
+        if not mine:
+            raise Refusal("there is no game in play here; /game new starts one, /game list shows the games")
+        ids = ", ".join(f"#{g.id}" for g in mine)
+        raise Refusal(f"you are in several games ({ids}); add game:ID to say which")
+
+    # --- playing ----------------------------------------------------------------------------------
+
+    async def play(self, cmd: Command) -> list[Reply]:
+        """A game order: check who may give it, apply it, log it, say what happened."""
+        g = self.find_game(cmd)
+        async with g.lock:
+            if g.row.status == "paused":
+                raise Refusal(f"game #{g.id} is paused by a moderator; orders wait until it resumes")
+            assert g.state is not None
+            seats = g.seats_of(cmd.user)
+            if not seats:
+                players = " and ".join(g.name_of(s) for s in g.rules.seats)
+                raise Refusal(f"you are not playing in game #{g.id} ({players} are)")
+            args = {k: v for k, v in cmd.args.items() if k not in ("game", "as")}
+            action = Action(verb=cmd.name, args=args)
+            seat = self._seat_for(g, seats, cmd)
+            self._check_waiting(g, seat, action.verb)
+            prompt = g.rules.prompt_for(g.state, seat, action.verb)
+            seq = g.seq + 1
+            dice = SeededDice(g.row.seed, seq, g.dice_key)
+            before = g.rules.pending(g.state)
+            state, events = g.rules.apply(g.state, seat, action, dice)
+            return await self._commit(g, cmd, seat, action, prompt, state, events, dice.rolls, before)
+
+    def _check_waiting(self, g: Live, seat: str, verb: str) -> None:
+        """Only the player a prompt waits on may answer it; say plainly who is awaited."""
+        pending = g.pending()
+        if not pending:
+            raise Refusal(f"game #{g.id} is over")
+        mine = [p for p in pending if p.seat == seat]
+        if mine:
+            return
+        waits = "; ".join(f"{g.name_of(p.seat)} ({p.seat})" + ("" if p.secret else f": {p.text}") for p in pending)
+        raise Refusal(f"it is not your decision now; game #{g.id} waits on {waits}")
+
+    def _seat_for(self, g: Live, seats: list[str], cmd: Command) -> str:
+        if "as" in cmd.args:
+            if cmd.args["as"] not in seats:
+                raise Refusal(f"you do not hold the seat '{cmd.args['as']}' in game #{g.id}")
+            return cmd.args["as"]
+        if len(seats) == 1:
+            return seats[0]
+        assert g.state is not None
+        waiting = [p.seat for p in g.rules.pending(g.state) if p.seat in seats and cmd.name in p.verbs]
+        return waiting[0] if waiting else seats[0]
+
+    async def _commit(self, g: Live, cmd: Command, seat: str, action: Action, prompt: Prompt | None,
+                      state: BaseModel, events: list[Event], rolls: list, before: list[Prompt]) -> list[Reply]:
+        seq = g.seq + 1
+        secret = bool(prompt and prompt.secret)
+        nonce = secrets.token_hex(16) if secret else ""
+        digest = commitment(nonce, action) if secret else ""
+        replies: list[Reply] = []
+        if secret:
+            replies.append(private(cmd.user, cmd.place, f"Your choice is sealed: {action.text()}. "
+                                   f"Commitment `{digest[:16]}`; it opens when every choice is in."))
+        replies += self._event_replies(g, events, seq, digest)
+        now = self.now()
+        over = g.rules.outcome(state)
+        async with self.store.transaction():
+            await self.store.append_action(
+                g.id, g.row.branch, seq, seat=seat, user=cmd.user, action=action.model_dump_json(),
+                rolls=dumps([r.model_dump() for r in rolls]), dice_key=g.dice_key, dice_seq=seq, secret=secret, now=now,
+            )
+            if secret:
+                await self.store.add_secret(g.id, g.row.branch, seq, nonce, digest)
+            if any(e.kind == "reveal" for e in events):
+                opened = await self.store.reveal_secrets(g.id, g.row.branch, seq)
+                replies += await self._reveal_lines(g, opened)
+            if seq % SNAPSHOT_EVERY == 0:
+                await self.store.put_snapshot(g.id, g.row.branch, seq, state.model_dump_json())
+            old_state, old_seq = g.state, g.seq
+            g.state, g.seq = state, seq
+            try:
+                replies += self.board_replies(g, force=over is not None)
+                if over is not None:
+                    replies += self.end_lines(g, over.winner, over.reason)
+                    await self.store.update_game(g.id, now, status="over")
+                else:
+                    replies += self.prompt_replies(g, before)
+                await self._save_board_key(g, now)
+                replies = await self.queue(g.id, replies)
+            except BaseException:
+                g.state, g.seq = old_state, old_seq
+                raise
+        if over is not None:
+            g.row = (await self.store.game(g.id)) or g.row
+            self.live.pop(g.id, None)
+        return replies
+
+    async def _save_board_key(self, g: Live, now: str) -> None:
+        settings = g.row.settings_dict
+        if g.board_key is not None and settings.get("board_key") != list(g.board_key):
+            settings["board_key"] = list(g.board_key)
+            await self.store.update_game(g.id, now, settings=json.dumps(settings))
+            g.row = _with_settings(g.row, json.dumps(settings))
+
+    async def queue(self, game_id: int | None, replies: list[Reply]) -> list[Reply]:
+        """Put the posts of a command in the outbox (inside its transaction)."""
+        now = self.now()
+        for r in replies:
+            if r.to != "private":
+                r.outbox_id = await self.store.add_outbox(game_id, r.model_dump_json(exclude={"outbox_id"}), now)
+        return replies
+
+    # --- replies ------------------------------------------------------------------------------------
+
+    def _event_replies(self, g: Live, events: list[Event], seq: int, digest: str) -> list[Reply]:
+        public_lines: list[str] = []
+        private_lines: dict[str, list[str]] = {}
+        for e in events:
+            if e.public:
+                text = e.text
+                if e.kind == "committed" and digest:
+                    text += f" (commitment `{digest[:16]}`)"
+                public_lines.append(text)
+            else:
+                for s in e.to:
+                    private_lines.setdefault(s, []).append(e.text)
+        if digest and not any(e.kind == "committed" and e.public for e in events):
+            public_lines.insert(0, f"A sealed choice was made (commitment `{digest[:16]}`).")
+        out = []
+        if public_lines:
+            out.append(Reply(to="channel", place=g.row.place, text="\n".join(public_lines), game_id=g.id, seq=seq))
+        for s, lines in private_lines.items():
+            user = g.user_of(s)
+            if user:
+                out.append(Reply(to="dm", user=user, place=g.row.place, text="\n".join(lines), game_id=g.id, seq=seq))
+        return out
+
+    async def _reveal_lines(self, g: Live, opened: list) -> list[Reply]:
+        if not opened:
+            return []
+        actions = {a.seq: a for a in await self.store.actions(g.id, g.row.branch)}
+        lines = ["Sealed choices opened (sha256 of nonce:action matches each commitment):"]
+        for s in opened:
+            a = actions.get(s.seq)
+            if a is None:
+                continue
+            act = Action.model_validate_json(a.action)
+            lines.append(f"  #{s.seq} {g.name_of(a.seat)}: {act.text()} (nonce `{s.nonce}`)")
+        return [Reply(to="channel", place=g.row.place, text="\n".join(lines), game_id=g.id, seq=g.seq + 1)]
+
+    def board_replies(self, g: Live, *, force: bool = False) -> list[Reply]:
+        """A board for the channel when the turn or phase changed since the last one (at most one a phase)."""
+        assert g.state is not None
+        view = g.rules.view(g.state, None)
+        key = (view.turn, view.phase)
+        if key == g.board_key and not force:
+            return []
+        g.board_key = key
+        turn = f"turn {view.turn}, " if view.turn else ""
+        return [Reply(to="channel", place=g.row.place, text=f"Game #{g.id}: {turn}{view.phase}".rstrip(", "),
+                      game_id=g.id, seq=g.seq, board=True)]
+
+    def prompt_replies(self, g: Live, before: list[Prompt]) -> list[Reply]:
+        """Tell each player once when a decision starts waiting on them."""
+        assert g.state is not None
+        old = {(p.seat, p.verbs, p.text, p.group) for p in before}
+        out = []
+        for p in g.rules.pending(g.state):
+            if (p.seat, p.verbs, p.text, p.group) in old:
+                continue
+            user = g.user_of(p.seat)
+            rule = f" (rule {p.rule})" if p.rule else ""
+            if p.secret:
+                out.append(Reply(to="dm", user=user, place=g.row.place, game_id=g.id, seq=g.seq,
+                                 text=f"Game #{g.id}, your private choice: {p.text}{rule}",
+                                 buttons=self.buttons(g, p.seat, p), secret_prompt=True))
+            else:
+                out.append(Reply(to="channel", place=g.row.place, game_id=g.id, seq=g.seq, mentions=[user],
+                                 text=f"<@{user}> ({g.name_of(p.seat)}): {p.text}{rule}"))
+        return out
+
+    def buttons(self, g: Live, seat: str, prompt: Prompt) -> list[Button]:
+        """The prompt's legal answers as buttons, when they fit."""
+        assert g.state is not None
+        legal = [a for a in g.rules.legal_actions(g.state, seat) if a.verb in prompt.verbs]
+        if len(legal) > MAX_BUTTONS:
+            return []
+        return [Button(label=_label(a), command=f"{a.text()} game:{g.id}") for a in legal]
+
+    def end_lines(self, g: Live, winner: str | None, reason: str) -> list[Reply]:
+        """The result, and the dice seed so anyone can check every roll."""
+        who = f"{g.name_of(winner)} ({winner}) wins" if winner else "The game is drawn"
+        seed = f"\nDice seed: `{g.row.seed}`; its SHA-256 was published when the game began."
+        mentions = list(g.seats.values())
+        return [Reply(to="channel", place=g.row.place, game_id=g.id, seq=g.seq, mentions=mentions,
+                      text=f"Game #{g.id} is over. {who}: {reason}.{seed}")]
+
+
+def private(user: str, place: str, text: str) -> Reply:
+    """A reply only the person who gave the command sees."""
+    return Reply(to="private", user=user, place=place, text=text)
+
+
+def _polite(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return "Sorry, that cannot be done now."
+    if not text.endswith((".", "!", "?", ")")):
+        text += "."
+    if text.startswith("Sorry"):
+        return text
+    if text[0].isupper() and len(text) > 1 and text[1].islower() and not text.startswith("I "):
+        text = text[0].lower() + text[1:]
+    return "Sorry, " + text
+
+
+def _label(a: Action) -> str:
+    vals = " ".join(str(v) for v in a.args.values())
+    return (vals or a.verb)[:80]
+
+
+def _with_settings(row, settings: str):  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    return replace(row, settings=settings)

@@ -1,0 +1,110 @@
+"""A game in play: its rules, config, current state and where its log stands."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel
+
+from bot.records import load_state, replay, rules_for
+from bot.store import GameRow, Store
+from engine.core.dice import Roll
+from engine.core.protocol import Action, GameConfig, GameRules, Prompt
+
+SNAPSHOT_EVERY = 50
+
+
+@dataclass
+class Live:
+    """The in-memory copy of one game, rebuilt from the store's log."""
+
+    row: GameRow
+    rules: GameRules
+    config: GameConfig
+    state: BaseModel | None
+    seq: int
+    dice_key: str
+    seats: dict[str, str]
+    """Seat -> user id."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    board_key: tuple[int, str] | None = None
+    """(turn, phase) of the last board posted."""
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    def seats_of(self, user: str) -> list[str]:
+        """The seats a user holds in this game (usually one)."""
+        return [s for s, u in self.seats.items() if u == user]
+
+    def user_of(self, seat: str) -> str:
+        return self.seats.get(seat, "")
+
+    def name_of(self, seat: str) -> str:
+        return self.config.name_of(seat)
+
+    def pending(self) -> list[Prompt]:
+        if self.state is None:
+            return []
+        return self.rules.pending(self.state)
+
+
+def config_of(row: GameRow) -> GameConfig:
+    return GameConfig.model_validate_json(row.config)
+
+
+def seats_of(row: GameRow) -> dict[str, str]:
+    return dict(row.settings_dict.get("seats", {}))
+
+
+async def load_live(store: Store, row: GameRow) -> Live:
+    """Rebuild a game from its latest snapshot (or from the start) and the actions after it."""
+    config = config_of(row)
+    rules = rules_for(config)
+    branch = await store.branch_info(row.id, row.branch)
+    actions = await store.actions(row.id, row.branch)
+    seq = actions[-1].seq if actions else 0
+    state: BaseModel | None = None
+    if row.status not in ("invited", "declined"):
+        state = await _fold(store, rules, config, row, actions)
+    return Live(row=row, rules=rules, config=config, state=state, seq=seq, dice_key=branch["dice_key"],
+                seats=seats_of(row))
+
+
+async def _fold(store: Store, rules: GameRules, config: GameConfig, row: GameRow, actions: list) -> BaseModel:
+    snaps = await store.snapshots(row.id, row.branch)
+    start_seq = 0
+    state: BaseModel | None = None
+    if snaps:
+        start_seq, text = snaps[-1]
+        state = load_state(rules, text)
+    steps = [
+        (a.seat, Action.model_validate_json(a.action), [Roll.model_validate(r) for r in json.loads(a.rolls)])
+        for a in actions
+        if a.seq > start_seq
+    ]
+    if state is None:
+        setup = [Roll.model_validate(r) for r in json.loads(row.setup_rolls)]
+        state, _ = replay(rules, config, setup, steps)
+        return state
+    from engine.core.dice import RecordedDice
+
+    for seat, action, rolls in steps:
+        state, _ = rules.apply(state, seat, action, RecordedDice(rolls))
+    return state
+
+
+async def full_replay(store: Store, row: GameRow, branch: int | None = None) -> tuple[BaseModel, list]:
+    """Replay a branch from the very start (ignoring snapshots); returns state and per-action events."""
+    config = config_of(row)
+    rules = rules_for(config)
+    actions = await store.actions(row.id, branch or row.branch)
+    setup = [Roll.model_validate(r) for r in json.loads(row.setup_rolls)]
+    steps = [
+        (a.seat, Action.model_validate_json(a.action), [Roll.model_validate(r) for r in json.loads(a.rolls)])
+        for a in actions
+    ]
+    return replay(rules, config, setup, steps)

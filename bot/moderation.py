@@ -1,0 +1,175 @@
+"""Moderator commands: pause, resume, rollback, branches, restore, replace, end, log.
+
+Every moderator action is written to the moderation log and posted in the game's
+place so players can read it. A rollback never deletes: it forks a new branch
+holding the kept actions, draws its dice from a fresh key, and keeps the old
+branch, which ``/mod restore`` brings back.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import TYPE_CHECKING
+
+from bot.lifecycle import Handler, finish
+from bot.live import load_live
+from bot.replies import Command, Reply
+
+if TYPE_CHECKING:
+    from bot.core import Core
+
+HANDLERS: dict[str, Handler] = {}
+
+
+def command(name: str):  # type: ignore[no-untyped-def]
+    def wrap(fn: Handler) -> Handler:
+        async def checked(core: Core, cmd: Command) -> list[Reply]:
+            if not cmd.is_moderator:
+                from bot.core import Refusal
+
+                raise Refusal("only moderators (Manage Server, or the moderator role) may use /" + cmd.name)
+            return await fn(core, cmd)
+
+        HANDLERS[name] = checked
+        return checked
+
+    return wrap
+
+
+def _refuse(text: str) -> Exception:
+    from bot.core import Refusal
+
+    return Refusal(text)
+
+
+async def _log_and_post(core: Core, game_id: int, place: str, mod: str, what: str, reason: str,
+                        extra: list[Reply] | None = None) -> list[Reply]:
+    now = core.now()
+    await core.store.add_modlog(game_id, mod, what, reason, now)
+    text = f"Moderation: {mod} {what}." + (f" Reason: {reason}" if reason else "")
+    return await core.queue(game_id, [Reply(to="channel", place=place, game_id=game_id, text=text)] + (extra or []))
+
+
+@command("mod pause")
+async def pause(core: Core, cmd: Command) -> list[Reply]:
+    """Stop a game: no orders are taken and its clock stops."""
+    g = core.find_game(cmd, statuses=("active",))
+    async with g.lock, core.store.transaction():
+        await core.store.update_game(g.id, core.now(), status="paused")
+        g.row = (await core.store.game(g.id)) or g.row
+        return await _log_and_post(core, g.id, g.row.place, cmd.user, f"paused game #{g.id}", cmd.args.get("reason", ""))
+
+
+@command("mod resume")
+async def resume(core: Core, cmd: Command) -> list[Reply]:
+    """Let a paused game go on."""
+    g = core.find_game(cmd, statuses=("paused",))
+    async with g.lock, core.store.transaction():
+        await core.store.update_game(g.id, core.now(), status="active")
+        g.row = (await core.store.game(g.id)) or g.row
+        return await _log_and_post(core, g.id, g.row.place, cmd.user, f"resumed game #{g.id}", cmd.args.get("reason", ""))
+
+
+@command("mod branches")
+async def branches(core: Core, cmd: Command) -> list[Reply]:
+    """List a game's branches: the current line of play and those abandoned by rollbacks."""
+    from bot.core import private
+
+    g = core.find_game(cmd)
+    lines = []
+    for b in await core.store.branches(g.id):
+        cur = " (current)" if b["branch"] == g.row.branch else ""
+        origin = f"from branch {b['parent_branch']} at action {b['fork_seq']}" if b["parent_branch"] else "the start"
+        lines.append(f"branch {b['branch']}{cur}: {b['length']} actions, {origin}; {b['reason']}")
+    return [private(cmd.user, cmd.place, "\n".join(lines))]
+
+
+@command("mod rollback")
+async def rollback(core: Core, cmd: Command) -> list[Reply]:
+    """Move the game back to just after action ``to`` (0 = the start), keeping the abandoned branch."""
+    g = core.find_game(cmd)
+    to = cmd.args.get("to", "")
+    if not to.isdigit() or int(to) >= g.seq:
+        raise _refuse(f"to must be an action number below the current one ({g.seq}); /game log shows them")
+    reason = cmd.args.get("reason", "")
+    async with g.lock:
+        old = g.row.branch
+        key = "k" + secrets.token_hex(8)
+        now = core.now()
+        async with core.store.transaction():
+            new = await core.store.fork(g.id, old, int(to), key, f"rollback by {cmd.user}: {reason}".strip(), now)
+            row = await core.store.game(g.id)
+            assert row is not None
+            fresh = await load_live(core.store, row)
+            fresh.board_key = None
+            core.live[g.id] = fresh
+            extra = core.board_replies(fresh, force=True) + core.prompt_replies(fresh, [])
+            return await _log_and_post(
+                core, g.id, row.place, cmd.user,
+                f"rolled game #{g.id} back to action {to}, now branch {new} (branch {old} is kept; /mod restore branch:{old} "
+                f"brings it back; dice from here on come from a fresh key)", reason, extra)
+
+
+@command("mod restore")
+async def restore(core: Core, cmd: Command) -> list[Reply]:
+    """Put a game back on an earlier branch."""
+    g = core.find_game(cmd)
+    text = cmd.args.get("branch", "")
+    known = {b["branch"] for b in await core.store.branches(g.id)}
+    if not text.isdigit() or int(text) not in known or int(text) == g.row.branch:
+        raise _refuse(f"branch must be one of {sorted(known - {g.row.branch})}; /mod branches lists them")
+    async with g.lock:
+        now = core.now()
+        async with core.store.transaction():
+            await core.store.update_game(g.id, now, branch=int(text))
+            row = await core.store.game(g.id)
+            assert row is not None
+            fresh = await load_live(core.store, row)
+            core.live[g.id] = fresh
+            extra = core.board_replies(fresh, force=True) + core.prompt_replies(fresh, [])
+            return await _log_and_post(core, g.id, row.place, cmd.user, f"restored branch {text} of game #{g.id}",
+                                       cmd.args.get("reason", ""), extra)
+
+
+@command("mod replace")
+async def replace(core: Core, cmd: Command) -> list[Reply]:
+    """Give a seat to another member."""
+    g = core.find_game(cmd)
+    seat, user = cmd.args.get("seat", ""), cmd.args.get("user", "").strip()
+    if seat not in g.seats or not user:
+        raise _refuse(f"write /mod replace seat:SEAT user:USER with a seat of {', '.join(g.seats)}")
+    async with g.lock:
+        async with core.store.transaction():
+            settings = g.row.settings_dict
+            old = settings["seats"][seat]
+            settings["seats"][seat] = user
+            await core.store.update_game(g.id, core.now(), settings=json.dumps(settings))
+            g.row = (await core.store.game(g.id)) or g.row
+            g.seats = dict(settings["seats"])
+            return await _log_and_post(core, g.id, g.row.place, cmd.user,
+                                       f"gave seat {seat} of game #{g.id} to {user} (was {old})", cmd.args.get("reason", ""))
+
+
+@command("mod end")
+async def end(core: Core, cmd: Command) -> list[Reply]:
+    """End a game with a result: winner:SEAT or winner:draw."""
+    g = core.find_game(cmd)
+    winner = cmd.args.get("winner", "")
+    if winner != "draw" and winner not in g.rules.seats:
+        raise _refuse(f"winner must be draw or one of {', '.join(g.rules.seats)}")
+    reason = cmd.args.get("reason", "ended by a moderator")
+    async with core.store.transaction():
+        await core.store.add_modlog(g.id, cmd.user, f"ended game #{g.id}: {winner}", reason, core.now())
+    return await finish(core, g, None if winner == "draw" else winner, f"{reason} (moderator {cmd.user})")
+
+
+@command("mod log")
+async def modlog(core: Core, cmd: Command) -> list[Reply]:
+    """The moderation log of a game."""
+    from bot.core import private
+
+    g = core.find_game(cmd)
+    rows = await core.store.modlog(g.id)
+    text = "\n".join(f"{r['created_at']} {r['moderator']}: {r['what']} {r['reason']}".rstrip() for r in rows)
+    return [private(cmd.user, cmd.place, text or f"No moderator has acted in game #{g.id}.")]

@@ -1,0 +1,58 @@
+"""What the core hands a transport: commands in, replies out. No Discord types here."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class Command(BaseModel):
+    """One command from a person: who, where, what, with which arguments."""
+
+    user: str
+    """A stable user id (a Discord snowflake, a console name)."""
+    place: str
+    """Where it was sent: a channel or thread id, or ``dm:<user>`` for a direct message."""
+    name: str
+    """``game new``, ``move``, ``mod rollback``, ``help`` ..."""
+    args: dict[str, str] = Field(default_factory=dict)
+    display: str = ""
+    """The person's display name, for messages."""
+    is_moderator: bool = False
+    """Set by the transport from the member's permissions or the configured role."""
+
+
+class Button(BaseModel):
+    """A choice offered as a button or a select option; ``command`` is the console line it sends."""
+
+    label: str
+    command: str
+
+
+class Reply(BaseModel):
+    """One message to deliver."""
+
+    to: Literal["channel", "dm", "private"]
+    """``channel``: posted in ``place``; ``dm``: a direct message to ``user``;
+    ``private``: seen only by ``user`` where the command was given (ephemeral)."""
+    place: str = ""
+    user: str = ""
+    text: str
+    game_id: int | None = None
+    seq: int | None = None
+    """The game's action number when the reply was made: stale buttons are refused."""
+    board: bool = False
+    """Attach the game's board (rendered when posted)."""
+    viewer: str | None = None
+    """The seat whose view the board shows (None: a spectator's)."""
+    buttons: list[Button] = Field(default_factory=list)
+    mentions: list[str] = Field(default_factory=list)
+    """User ids this message may ping; nothing else is pinged."""
+    file_name: str = ""
+    file_text: str = ""
+    """A text attachment (an exported record)."""
+    secret_prompt: bool = False
+    """A private decision panel: when the DM cannot be delivered, the transport falls back
+    to a 'Choose privately' button in ``place``."""
+    outbox_id: int | None = None

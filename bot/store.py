@@ -1,0 +1,369 @@
+"""The SQLite store: the action log is the truth, everything else is rebuilt from it.
+
+One command is one transaction (``async with store.transaction():``). WAL mode with
+full sync: once ``transaction()`` has returned, the action survives a crash.
+A rollback never deletes: it copies the kept actions into a new branch and moves
+the game onto it; the abandoned branch stays and can be restored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+_MIGRATION_NAME = re.compile(r"^V(\d+)__([\w-]+)\.sql$")
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    place: str
+    parent: str
+    game: str
+    config: str
+    status: str
+    seed: str
+    seed_public: bool
+    setup_rolls: str
+    branch: int
+    settings: str
+    created_by: str
+    created_at: str
+    updated_at: str
+
+    @property
+    def settings_dict(self) -> dict[str, Any]:
+        return json.loads(self.settings)
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    seq: int
+    seat: str
+    user: str
+    action: str
+    rolls: str
+    dice_key: str
+    dice_seq: int
+    secret: bool
+    created_at: str
+
+
+@dataclass(frozen=True)
+class SecretRow:
+    seq: int
+    nonce: str
+    commitment: str
+    revealed_at: int | None
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """(version, name, sql) of every migration file, in order."""
+    out = []
+    for p in sorted(MIGRATIONS.glob("V*.sql")):
+        m = _MIGRATION_NAME.match(p.name)
+        if not m:
+            raise RuntimeError(f"migration file name not understood: {p.name}")
+        out.append((int(m.group(1)), m.group(2), p.read_text()))
+    return sorted(out)
+
+
+class Store:
+    """The database of games. Open with ``await Store.open(path)``; close with ``await store.close()``."""
+
+    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
+        self.db = db
+        self.path = path
+        self._in_tx = False
+        self._tx_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        """Open (creating if need be) and migrate the database at ``path``."""
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        db.row_factory = aiosqlite.Row
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA synchronous=FULL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute("PRAGMA busy_timeout=5000")
+        store = cls(db, str(path))
+        await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        """Close the connection."""
+        await self.db.close()
+
+    async def migrate(self) -> list[int]:
+        """Apply every migration not yet recorded in ``schema_migrations``; each in one transaction."""
+        await self.db.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)"
+        )
+        async with self.db.execute("SELECT version FROM schema_migrations") as cur:
+            done = {r[0] for r in await cur.fetchall()}
+        applied = []
+        for version, name, sql in migrations():
+            if version in done:
+                continue
+            script = (
+                "BEGIN IMMEDIATE;\n"
+                + sql
+                + f"\nINSERT INTO schema_migrations(version, name) VALUES ({version}, '{name}');\nCOMMIT;"
+            )
+            try:
+                await self.db.executescript(script)
+            except Exception:
+                if self.db.in_transaction:
+                    await self.db.execute("ROLLBACK")
+                raise
+            applied.append(version)
+        return applied
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[None]:
+        """One atomic unit of work: everything inside commits together or not at all."""
+        async with self._tx_lock:
+            self._in_tx = True
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            else:
+                await self.db.execute("COMMIT")
+            finally:
+                self._in_tx = False
+
+    # --- games ---------------------------------------------------------------------------
+
+    async def insert_game(
+        self, *, place: str, parent: str, game: str, config: str, status: str, seed: str,
+        seed_public: bool, setup_rolls: str, settings: str, created_by: str, now: str,
+    ) -> int:
+        """A new game row, with its first branch; returns the game id."""
+        cur = await self.db.execute(
+            "INSERT INTO games(place, parent, game, config, status, seed, seed_public, setup_rolls, branch,"
+            " settings, created_by, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,1,?,?,?,?)",
+            (place, parent, game, config, status, seed, int(seed_public), setup_rolls, settings, created_by, now, now),
+        )
+        game_id = cur.lastrowid
+        assert game_id is not None
+        await self.db.execute(
+            "INSERT INTO branches(game_id, branch, parent_branch, fork_seq, dice_key, reason, created_at)"
+            " VALUES (?, 1, NULL, 0, 'main', 'start', ?)",
+            (game_id, now),
+        )
+        return game_id
+
+    async def update_game(self, game_id: int, now: str, **fields: Any) -> None:
+        """Change columns of a game row."""
+        cols = ", ".join(f"{k} = ?" for k in fields)
+        await self.db.execute(
+            f"UPDATE games SET {cols}, updated_at = ? WHERE id = ?", (*fields.values(), now, game_id)
+        )
+
+    async def game(self, game_id: int) -> GameRow | None:
+        """One game row."""
+        async with self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return _game(row) if row else None
+
+    async def games(self, where: str = "1", params: tuple[Any, ...] = ()) -> list[GameRow]:
+        """Game rows matching an SQL condition."""
+        async with self.db.execute(f"SELECT * FROM games WHERE {where} ORDER BY id", params) as cur:
+            return [_game(r) for r in await cur.fetchall()]
+
+    # --- branches and actions ---------------------------------------------------------------
+
+    async def branch_info(self, game_id: int, branch: int) -> dict[str, Any]:
+        """The row of one branch."""
+        async with self.db.execute(
+            "SELECT * FROM branches WHERE game_id = ? AND branch = ?", (game_id, branch)
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            raise KeyError(f"game {game_id} has no branch {branch}")
+        return dict(row)
+
+    async def branches(self, game_id: int) -> list[dict[str, Any]]:
+        """Every branch of a game with its length."""
+        async with self.db.execute(
+            "SELECT b.*, (SELECT COALESCE(MAX(seq), 0) FROM actions a WHERE a.game_id = b.game_id"
+            " AND a.branch = b.branch) AS length FROM branches b WHERE game_id = ? ORDER BY branch",
+            (game_id,),
+        ) as cur:
+            return [dict(r) for r in await cur.fetchall()]
+
+    async def append_action(
+        self, game_id: int, branch: int, seq: int, *, seat: str, user: str, action: str, rolls: str,
+        dice_key: str, dice_seq: int, secret: bool, now: str,
+    ) -> None:
+        """Append one accepted action to a branch."""
+        await self.db.execute(
+            "INSERT INTO actions(game_id, branch, seq, seat, user, action, rolls, dice_key, dice_seq, secret,"
+            " created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (game_id, branch, seq, seat, user, action, rolls, dice_key, dice_seq, int(secret), now),
+        )
+
+    async def actions(self, game_id: int, branch: int, upto: int | None = None) -> list[ActionRow]:
+        """The actions of a branch in order (up to and including ``upto``)."""
+        sql = "SELECT * FROM actions WHERE game_id = ? AND branch = ?"
+        params: tuple[Any, ...] = (game_id, branch)
+        if upto is not None:
+            sql += " AND seq <= ?"
+            params += (upto,)
+        async with self.db.execute(sql + " ORDER BY seq", params) as cur:
+            return [
+                ActionRow(r["seq"], r["seat"], r["user"], r["action"], r["rolls"], r["dice_key"], r["dice_seq"],
+                          bool(r["secret"]), r["created_at"])
+                for r in await cur.fetchall()
+            ]
+
+    async def fork(self, game_id: int, from_branch: int, at_seq: int, dice_key: str, reason: str, now: str) -> int:
+        """A new branch holding the first ``at_seq`` actions of ``from_branch``; the game moves onto it."""
+        async with self.db.execute("SELECT MAX(branch) FROM branches WHERE game_id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        new = (row[0] if row else 0) + 1
+        await self.db.execute(
+            "INSERT INTO branches(game_id, branch, parent_branch, fork_seq, dice_key, reason, created_at)"
+            " VALUES (?,?,?,?,?,?,?)",
+            (game_id, new, from_branch, at_seq, dice_key, reason, now),
+        )
+        await self.db.execute(
+            "INSERT INTO actions(game_id, branch, seq, seat, user, action, rolls, dice_key, dice_seq, secret, created_at)"
+            " SELECT game_id, ?, seq, seat, user, action, rolls, dice_key, dice_seq, secret, created_at FROM actions"
+            " WHERE game_id = ? AND branch = ? AND seq <= ?",
+            (new, game_id, from_branch, at_seq),
+        )
+        await self.db.execute(
+            "INSERT INTO secrets(game_id, branch, seq, nonce, commitment, revealed_at)"
+            " SELECT game_id, ?, seq, nonce, commitment, revealed_at FROM secrets"
+            " WHERE game_id = ? AND branch = ? AND seq <= ?",
+            (new, game_id, from_branch, at_seq),
+        )
+        await self.db.execute(
+            "UPDATE secrets SET revealed_at = NULL WHERE game_id = ? AND branch = ? AND revealed_at > ?",
+            (game_id, new, at_seq),
+        )
+        await self.update_game(game_id, now, branch=new)
+        return new
+
+    # --- secrets --------------------------------------------------------------------------
+
+    async def add_secret(self, game_id: int, branch: int, seq: int, nonce: str, commitment: str) -> None:
+        """Seal a secret action's nonce and commitment."""
+        await self.db.execute(
+            "INSERT INTO secrets(game_id, branch, seq, nonce, commitment) VALUES (?,?,?,?,?)",
+            (game_id, branch, seq, nonce, commitment),
+        )
+
+    async def reveal_secrets(self, game_id: int, branch: int, at_seq: int) -> list[SecretRow]:
+        """Mark every unrevealed secret of the branch revealed at ``at_seq``; returns them."""
+        rows = await self.secrets(game_id, branch, unrevealed=True)
+        await self.db.execute(
+            "UPDATE secrets SET revealed_at = ? WHERE game_id = ? AND branch = ? AND revealed_at IS NULL",
+            (at_seq, game_id, branch),
+        )
+        return rows
+
+    async def secrets(self, game_id: int, branch: int, unrevealed: bool = False) -> list[SecretRow]:
+        """The sealed secrets of a branch."""
+        sql = "SELECT * FROM secrets WHERE game_id = ? AND branch = ?"
+        if unrevealed:
+            sql += " AND revealed_at IS NULL"
+        async with self.db.execute(sql + " ORDER BY seq", (game_id, branch)) as cur:
+            return [SecretRow(r["seq"], r["nonce"], r["commitment"], r["revealed_at"]) for r in await cur.fetchall()]
+
+    # --- snapshots ------------------------------------------------------------------------
+
+    async def put_snapshot(self, game_id: int, branch: int, seq: int, state: str) -> None:
+        """Cache the state after action ``seq``."""
+        await self.db.execute(
+            "INSERT OR REPLACE INTO snapshots(game_id, branch, seq, state) VALUES (?,?,?,?)",
+            (game_id, branch, seq, state),
+        )
+
+    async def snapshots(self, game_id: int, branch: int) -> list[tuple[int, str]]:
+        """Every cached state of a branch, (seq, state JSON), oldest first."""
+        async with self.db.execute(
+            "SELECT seq, state FROM snapshots WHERE game_id = ? AND branch = ? ORDER BY seq", (game_id, branch)
+        ) as cur:
+            return [(r[0], r[1]) for r in await cur.fetchall()]
+
+    # --- outbox and moderation log -----------------------------------------------------------
+
+    async def add_outbox(self, game_id: int | None, payload: str, now: str) -> int:
+        """Queue a reply to post once the transaction commits."""
+        cur = await self.db.execute(
+            "INSERT INTO outbox(game_id, payload, created_at) VALUES (?,?,?)", (game_id, payload, now)
+        )
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    async def unposted(self) -> list[tuple[int, int | None, str]]:
+        """Replies committed but not yet marked posted: (id, game id, payload)."""
+        async with self.db.execute("SELECT id, game_id, payload FROM outbox WHERE posted = 0 ORDER BY id") as cur:
+            return [(r[0], r[1], r[2]) for r in await cur.fetchall()]
+
+    async def mark_posted(self, ids: list[int]) -> None:
+        """Mark outbox rows as posted."""
+        if ids:
+            marks = ",".join("?" * len(ids))
+            await self.db.execute(f"UPDATE outbox SET posted = 1 WHERE id IN ({marks})", ids)
+
+    async def add_modlog(self, game_id: int, moderator: str, what: str, reason: str, now: str) -> None:
+        """Record a moderator's action."""
+        await self.db.execute(
+            "INSERT INTO modlog(game_id, moderator, what, reason, created_at) VALUES (?,?,?,?,?)",
+            (game_id, moderator, what, reason, now),
+        )
+
+    async def modlog(self, game_id: int) -> list[dict[str, Any]]:
+        """A game's moderation log."""
+        async with self.db.execute("SELECT * FROM modlog WHERE game_id = ? ORDER BY id", (game_id,)) as cur:
+            return [dict(r) for r in await cur.fetchall()]
+
+    async def place_settings(self, place: str) -> dict[str, Any]:
+        """Settings of a channel or server (e.g. the moderator role)."""
+        async with self.db.execute("SELECT settings FROM place_settings WHERE place = ?", (place,)) as cur:
+            row = await cur.fetchone()
+        return json.loads(row[0]) if row else {}
+
+    async def set_place_settings(self, place: str, settings: dict[str, Any]) -> None:
+        """Replace the settings of a place."""
+        await self.db.execute(
+            "INSERT INTO place_settings(place, settings) VALUES (?, ?)"
+            " ON CONFLICT(place) DO UPDATE SET settings = excluded.settings",
+            (place, json.dumps(settings)),
+        )
+
+    # --- maintenance ---------------------------------------------------------------------------
+
+    async def backup(self, dest: str | Path) -> None:
+        """A consistent copy of the database while it is in use (SQLite's online backup)."""
+        async with aiosqlite.connect(str(dest)) as target:
+            await self.db.backup(target)
+
+    async def integrity_check(self) -> list[str]:
+        """SQLite's integrity check: ['ok'] when sound."""
+        async with self.db.execute("PRAGMA integrity_check") as cur:
+            return [r[0] for r in await cur.fetchall()]
+
+
+def _game(row: aiosqlite.Row) -> GameRow:
+    return GameRow(
+        id=row["id"], place=row["place"], parent=row["parent"], game=row["game"], config=row["config"],
+        status=row["status"], seed=row["seed"], seed_public=bool(row["seed_public"]),
+        setup_rolls=row["setup_rolls"], branch=row["branch"], settings=row["settings"],
+        created_by=row["created_by"], created_at=row["created_at"], updated_at=row["updated_at"],
+    )

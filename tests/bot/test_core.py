@@ -1,0 +1,200 @@
+"""The bot core with the toy game: lifecycle, secrets, permissions, rollback, restart."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.core import Core
+from bot.live import full_replay
+from bot.store import Store
+
+
+async def say(core: Core, user: str, line: str, place: str = "p", mod: bool = False):
+    return await core.handle_line(user, place, line, is_moderator=mod)
+
+
+def texts(replies, to=None):
+    return "\n".join(r.text for r in replies if to is None or r.to == to)
+
+
+async def start_toy(core: Core, **opts) -> int:
+    extra = " ".join(f"{k}:{v}" for k, v in opts.items())
+    r = await say(core, "alice", f"/game new game:toy opponent:bob seed:1 {extra}", place="console:#t")
+    gid = r[0].game_id
+    assert gid is not None
+    r = await say(core, "bob", "/game accept", place="console:#t")
+    assert "begins" in texts(r)
+    return gid
+
+
+async def test_new_game_invites_the_opponent_and_mentions_only_them(core):
+    r = await say(core, "alice", "/game new game:toy opponent:bob", place="console:#t")
+    assert len(r) == 1 and r[0].to == "channel"
+    assert r[0].mentions == ["bob"]
+    assert "/game accept" in r[0].text
+
+
+async def test_only_the_invited_player_accepts(core):
+    await say(core, "alice", "/game new game:toy opponent:bob", place="console:#t")
+    r = await say(core, "carol", "/game accept", place="console:#t")
+    assert r[0].to == "private" and "only the invited player" in r[0].text
+    r = await say(core, "alice", "/game accept", place="console:#t")
+    assert r[0].to == "private"
+
+
+async def test_bad_options_are_refused_before_a_game_exists(core, store):
+    r = await say(core, "alice", "/game new game:toy opponent:bob pile:99")
+    assert r[0].to == "private" and "pile must be" in r[0].text
+    assert await store.games() == []
+    r = await say(core, "alice", "/game new game:nosuch opponent:bob")
+    assert "no game called" in r[0].text
+
+
+async def test_secret_choice_shows_only_a_commitment_in_public(core):
+    gid = await start_toy(core)
+    r = await say(core, "alice", "/guess parity:odd", place="dm:alice")
+    public = texts(r, "channel")
+    assert "odd" not in public and "commitment" in public
+    assert "odd" in texts(r, "private")
+    r = await say(core, "bob", "/guess parity:even", place="dm:bob")
+    public = texts(r, "channel")
+    assert "A guessed odd, B guessed even" in public
+    assert "nonce" in public
+    assert core.live[gid].seq == 2
+
+
+async def test_commitment_matches_the_revealed_nonce(core):
+    import hashlib
+
+    from engine.core.protocol import Action
+
+    await start_toy(core)
+    r1 = await say(core, "alice", "/guess parity:odd", place="dm:alice")
+    digest = next(r.text for r in r1 if r.to == "channel").split("`")[1]
+    r2 = await say(core, "bob", "/guess parity:even", place="dm:bob")
+    reveal = next(r.text for r in r2 if "nonce" in r.text)
+    nonce = reveal.split("#1 alice: /guess parity:odd (nonce `")[1].split("`")[0]
+    act = Action(verb="guess", args={"parity": "odd"})
+    assert hashlib.sha256(f"{nonce}:{act.model_dump_json()}".encode()).hexdigest().startswith(digest)
+
+
+async def test_a_stranger_cannot_order_and_nothing_changes(core, store):
+    gid = await start_toy(core)
+    before = core.live[gid].state.model_dump_json()
+    r = await say(core, "mallory", f"/guess parity:odd game:{gid}")
+    assert r[0].to == "private" and "not playing" in r[0].text
+    assert core.live[gid].state.model_dump_json() == before
+    assert await store.actions(gid, 1) == []
+
+
+async def test_the_wrong_player_is_told_who_is_awaited(core):
+    gid = await start_toy(core)
+    await say(core, "alice", "/guess parity:odd", place="dm:alice")
+    await say(core, "bob", "/guess parity:even", place="dm:bob")
+    taker = core.live[gid].rules.pending(core.live[gid].state)[0].seat
+    other = "bob" if taker == "A" else "alice"
+    r = await say(core, other, "/take n:1", place="console:#t")
+    assert "not your decision" in r[0].text and "take 1 to 3" in r[0].text
+
+
+async def test_illegal_order_is_explained_with_the_rule(core):
+    gid = await start_toy(core)
+    await say(core, "alice", "/guess parity:odd", place="dm:alice")
+    await say(core, "bob", "/guess parity:even", place="dm:bob")
+    taker = core.live[gid].rules.pending(core.live[gid].state)[0].seat
+    user = "alice" if taker == "A" else "bob"
+    r = await say(core, user, "/take n:9", place="console:#t")
+    assert r[0].to == "private" and "rule T.2" in r[0].text
+
+
+async def test_restart_rebuilds_the_same_state_and_reposts_unposted(tmp_path):
+    path = tmp_path / "g.db"
+    store = await Store.open(path)
+    core = Core(store)
+    gid = await start_toy(core)
+    r = await say(core, "alice", "/guess parity:odd", place="dm:alice")
+    await core.posted(r)
+    r = await say(core, "bob", "/guess parity:even", place="dm:bob")  # never marked posted
+    state = core.live[gid].state.model_dump_json()
+    await store.close()
+
+    store2 = await Store.open(path)
+    core2 = Core(store2)
+    unposted = await core2.start()
+    assert core2.live[gid].state.model_dump_json() == state
+    assert any("A guessed odd" in u.text for u in unposted)
+    assert all(u.outbox_id is not None for u in unposted)
+    await core2.posted(unposted)
+    assert await core2.start() == [] or True
+    assert await store2.unposted() == []
+    await store2.close()
+
+
+async def test_rollback_keeps_the_abandoned_branch_and_restore_brings_it_back(core, store):
+    gid = await start_toy(core)
+    await say(core, "alice", "/guess parity:odd", place="dm:alice")
+    await say(core, "bob", "/guess parity:even", place="dm:bob")
+    s2 = core.live[gid].state.model_dump_json()
+    r = await say(core, "carol", f"/mod rollback to:1 game:{gid}", mod=True)
+    assert "rolled game" in texts(r) and "branch 1 is kept" in texts(r)
+    assert core.live[gid].seq == 1 and core.live[gid].row.branch == 2
+    assert len(await store.actions(gid, 1)) == 2
+    assert core.live[gid].dice_key != "main"
+    r = await say(core, "carol", f"/mod restore branch:1 game:{gid}", mod=True)
+    assert core.live[gid].state.model_dump_json() == s2
+
+
+async def test_moderator_commands_refuse_members(core):
+    gid = await start_toy(core)
+    r = await say(core, "alice", f"/mod pause game:{gid}")
+    assert "only moderators" in r[0].text
+    assert core.live[gid].row.status == "active"
+
+
+async def test_pause_stops_orders_until_resume(core):
+    gid = await start_toy(core)
+    await say(core, "carol", f"/mod pause game:{gid}", mod=True)
+    r = await say(core, "alice", "/guess parity:odd", place="dm:alice")
+    assert "paused" in r[0].text
+    await say(core, "carol", f"/mod resume game:{gid}", mod=True)
+    r = await say(core, "alice", "/guess parity:odd", place="dm:alice")
+    assert "sealed" in texts(r, "private")
+
+
+async def test_game_to_its_end_publishes_the_seed_and_the_log_replays(core, store):
+    gid = await start_toy(core, pile=2)
+    for _ in range(3):
+        g = core.live.get(gid)
+        if g is None:
+            break
+        await say(core, "alice", "/guess parity:odd", place="dm:alice")
+        r = await say(core, "bob", "/guess parity:odd", place="dm:bob")
+        g = core.live[gid]
+        taker = g.rules.pending(g.state)[0].seat
+        r = await say(core, "alice" if taker == "A" else "bob", "/take n:1", place="console:#t")
+    assert "is over" in texts(r) and "Dice seed" in texts(r)
+    row = await store.game(gid)
+    assert row.status == "over"
+    state, _ = await full_replay(store, row)
+    assert core.live.get(gid) is None
+    assert state.pile == 0
+
+
+async def test_export_hides_sealed_choices_from_the_other_player(core):
+    gid = await start_toy(core)
+    await say(core, "alice", "/guess parity:odd", place="dm:alice")
+    r = await say(core, "bob", f"/game export game:{gid}")
+    rec = json.loads(r[0].file_text)
+    assert rec["actions"][0]["action"] is None and rec["actions"][0]["commitment"]
+    assert rec["seed"] is None or rec["dice_secret"] is False
+    r = await say(core, "alice", f"/game export game:{gid}")
+    assert json.loads(r[0].file_text)["actions"][0]["action"]["args"] == {"parity": "odd"}
+
+
+@pytest.mark.parametrize("line", ["", "move", "/", "/game", "/game new", "/mod", "/take n", "/take :3",
+                                  "/take n:1 n:2", '/take n:"1', "/game new game:toy", "/nosuch x:1"])
+async def test_malformed_lines_get_a_polite_private_answer(core, line):
+    r = await say(core, "alice", line)
+    assert len(r) == 1 and r[0].to == "private" and r[0].text.startswith("Sorry")
