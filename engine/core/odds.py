@@ -64,8 +64,12 @@ class OddsTable(BaseModel):
     @model_validator(mode="after")
     def _check(self) -> OddsTable:
         ratios = [ratio_of(c) for c in self.columns]
-        if ratios != sorted(ratios):
+        # strictly: a column repeating the odds of the one before could never be used
+        if any(a >= b for a, b in zip(ratios, ratios[1:])):
             raise ValueError("columns must run from worst to best odds")
+        for rule in self.outer:
+            if rule.effect == "column" and rule.value not in self.columns:
+                raise ValueError(f"outer rule '{rule.text or rule.effect}': '{rule.value}' is not a column")
         for die, row in self.rows.items():
             if len(row) != len(self.columns):
                 raise ValueError(f"row {die} has {len(row)} cells for {len(self.columns)} columns")
