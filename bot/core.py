@@ -146,6 +146,24 @@ class Core:
         ids = ", ".join(f"#{g.id}" for g in mine)
         raise Refusal(f"you are in several games ({ids}); add game:ID to say which")
 
+    def autocomplete(self, cmd: Command, arg: str, typed: str, limit: int = MAX_BUTTONS) -> list[str]:
+        """Legal values of ``arg`` for the order ``cmd.name``, filtered by what was typed (at most ``limit``)."""
+        try:
+            g = self.find_game(cmd)
+        except Refusal:
+            return []
+        if g.state is None:
+            return []
+        given = {k: v for k, v in cmd.args.items() if k not in ("game", "as", arg)}
+        typed = typed.strip().lower()
+        out: list[str] = []
+        for seat in g.seats_of(cmd.user):
+            for v in g.rules.choices(g.state, seat, cmd.name, arg, given):
+                if typed in v.lower() and v not in out:
+                    out.append(v)
+        out.sort(key=lambda v: (not v.lower().startswith(typed), v))
+        return out[:limit]
+
     # --- playing ----------------------------------------------------------------------------------
 
     async def play(self, cmd: Command) -> list[Reply]:

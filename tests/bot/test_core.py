@@ -198,3 +198,14 @@ async def test_export_hides_sealed_choices_from_the_other_player(core):
 async def test_malformed_lines_get_a_polite_private_answer(core, line):
     r = await say(core, "alice", line)
     assert len(r) == 1 and r[0].to == "private" and r[0].text.startswith("Sorry")
+
+
+async def test_autocomplete_offers_only_legal_values_filtered_by_what_was_typed(core):
+    from bot.replies import Command
+
+    await start_toy(core)
+    cmd = Command(user="alice", place="dm:alice", name="guess")
+    assert core.autocomplete(cmd, "parity", "") == ["even", "odd"]
+    assert core.autocomplete(cmd, "parity", "od") == ["odd"]
+    stranger = Command(user="mallory", place="dm:mallory", name="guess")
+    assert core.autocomplete(stranger, "parity", "") == []
