@@ -42,7 +42,7 @@ from pydantic import BaseModel, ConfigDict
 
 from engine.combat.retreats import check_stacking, may_advance
 from engine.combat.stepoptions import StepOptions
-from engine.combat.steps import HitTally, Stack, begin_hits, hit_targets, land_all, land_hit, needs_choice
+from engine.combat.steps import HitTally, Stack, begin_hits, hit_targets, land_all, land_forced, land_hit
 from engine.core.dice import Dice
 from engine.core.errors import IllegalAction
 
@@ -279,8 +279,10 @@ def _next_hits(ex: Exchange, after: Side | None) -> Exchange:
 
 
 def _continue_hits(ex: Exchange, side: Side, stack: Stack, tally: HitTally) -> Exchange:
-    if ex.options.hit_allocation == "stacking_order" or not needs_choice(stack, tally):
+    if ex.options.hit_allocation == "stacking_order":
         stack, tally = land_all(stack, tally)
+    else:
+        stack, tally = land_forced(stack, tally)
     update = {side: stack, "placing": side, "tally": tally}
     ex = ex.model_copy(update=update)
     if tally.remaining > 0:

@@ -91,9 +91,16 @@ def hit_targets(stack: Stack, tally: HitTally) -> list[str]:
     return [u.id for u in stack.units if u.id == tally.half or not stack.tough(u)]
 
 
-def needs_choice(stack: Stack, tally: HitTally) -> bool:
-    """True when where the hits land can still change the outcome."""
-    return len(hit_targets(stack, tally)) > 1 and tally.remaining < capacity(stack, tally)
+def land_forced(stack: Stack, tally: HitTally) -> tuple[Stack, HitTally]:
+    """Land the hits whose place is forced: a lone target, or enough hits to eliminate every unit."""
+    while tally.remaining > 0:
+        if tally.remaining >= capacity(stack, tally):
+            return land_all(stack, tally)
+        targets = hit_targets(stack, tally)
+        if len(targets) != 1:
+            break
+        stack, tally = land_hit(stack, tally, targets[0])
+    return stack, tally
 
 
 def capacity(stack: Stack, tally: HitTally) -> int:
