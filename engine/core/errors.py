@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import re
+
+
+def _cites(message: str, rule: str) -> bool:
+    """Whether ``message`` already names rule ``rule`` (and not, say, rule 6.21 for 6.2)."""
+    return re.search(rf"\brule {re.escape(rule)}(?![\w.]*\w)", message, re.IGNORECASE) is not None
+
 
 class RuleError(Exception):
     """An order the rules do not allow. The message names the unit, hex and rule section."""
 
     def __init__(self, message: str, rule: str | None = None) -> None:
         self.rule = rule
-        text = message if rule is None or f"rule {rule}" in message else f"{message} (rule {rule})"
+        text = message if rule is None or _cites(message, rule) else f"{message} (rule {rule})"
         super().__init__(text)
 
     @property
