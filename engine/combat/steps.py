@@ -120,7 +120,8 @@ def land_hit(stack: Stack, tally: HitTally, unit_id: str) -> tuple[Stack, HitTal
     tally = tally.model_copy(update={"remaining": tally.remaining - 1})
     if stack.tough(unit) and tally.half != unit_id:
         return _settle(stack, tally.model_copy(update={"half": unit_id}))
-    tally = tally.model_copy(update={"half": None})
+    if tally.half == unit_id:  # the second hit of the pair
+        tally = tally.model_copy(update={"half": None})
     return _settle(*_lose_step(stack, tally, unit))
 
 
