@@ -1,0 +1,178 @@
+"""``board(view)``: the whole picture, the cached terrain layer with this turn's pieces on it."""
+
+from __future__ import annotations
+
+import io
+from collections import defaultdict
+
+from PIL import Image, ImageDraw
+
+from engine.core.hexes import Hex, format_ccrr, parse_ccrr
+from engine.core.maps import GameMap, load_map
+from engine.core.protocol import CounterView, View
+from render.counters import BIG_STACK, counter_width, draw_badge, draw_counter, stack_slots
+from render.geometry import Layout
+from render.legend import legend_blocks
+from render.overlays import draw_arrow, draw_highlight, draw_marker, marker_slots
+from render.panel import (
+    PAD,
+    TITLE_H,
+    Block,
+    box_blocks,
+    caption_block,
+    counter_rows,
+    draw_blocks,
+    heading,
+    panel_background,
+    sides_block,
+    stack_blocks,
+    stack_height,
+    title_bar,
+)
+from render.style import BACKGROUND, side_colour
+from render.terrain import StaticLayer, static_layer
+
+PANEL_W = 320
+CARD_W = 720
+COMPRESS_LEVEL = 3
+"""PNG zlib level: 1 is fastest, 6 smallest; 3 sits close to 6 in size at close to 1's speed."""
+
+
+def board(view: View, *, game_map: GameMap | None = None) -> bytes:
+    """The board a viewer sees, as PNG bytes."""
+    return encode_png(board_image(view, game_map=game_map))
+
+
+def encode_png(img: Image.Image) -> bytes:
+    """PNG bytes of an image at the board's compression level."""
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=COMPRESS_LEVEL)
+    return buf.getvalue()
+
+
+def board_image(view: View, *, game_map: GameMap | None = None) -> Image.Image:
+    """The board as a Pillow image (``board`` encodes it)."""
+    if game_map is None and view.map:
+        game_map = load_map(view.map)
+    if game_map is None:
+        return card_image(view)
+    layer = static_layer(game_map)
+    return _compose(view, game_map, layer)
+
+
+def _parse(text: str, game_map: GameMap) -> Hex | None:
+    try:
+        h = parse_ccrr(text)
+    except ValueError:
+        return None
+    return h if h in game_map.hexes else None
+
+
+def group_counters(view: View, game_map: GameMap) -> dict[Hex, list[CounterView]]:
+    """Counters by the hex they stand in, in view order; counters off the map are left out."""
+    out: dict[Hex, list[CounterView]] = defaultdict(list)
+    for cv in view.counters:
+        h = _parse(cv.hex, game_map)
+        if h is not None:
+            out[h].append(cv)
+    return dict(out)
+
+
+def _panel(view: View, game_map: GameMap, stacks: dict[Hex, list[CounterView]], size: float) -> list[Block]:
+    inner = PANEL_W - 2 * PAD
+    blocks: list[Block] = []
+    if view.sides or view.active:
+        blocks += [heading("Sides"), sides_block(view)]
+    blocks += box_blocks(view, inner)
+    big = {format_ccrr(h): cvs for h, cvs in sorted(stacks.items()) if len(cvs) >= BIG_STACK}
+    blocks += stack_blocks(view, big, max(40, counter_width(size)), inner)
+    blocks += legend_blocks(view, game_map, inner)
+    return blocks
+
+
+def _compose(view: View, game_map: GameMap, layer: StaticLayer) -> Image.Image:
+    mw, mh = layer.image.size
+    stacks = group_counters(view, game_map)
+    blocks = _panel(view, game_map, stacks, layer.layout.size)
+    width = mw + PANEL_W
+    cap = caption_block(view, width - 2 * PAD)
+    body_h = max(mh, stack_height(blocks) + 2 * PAD)
+    height = TITLE_H + body_h + (cap.height + 2 * PAD if cap else 0)
+    img = Image.new("RGB", (width, height), BACKGROUND)
+    img.paste(layer.image, (0, TITLE_H))
+    d = ImageDraw.Draw(img, "RGBA")
+    lay = Layout(layer.layout.size, layer.layout.ox, layer.layout.oy + TITLE_H)
+    draw_pieces(d, view, game_map, lay, stacks)
+    title_bar(d, view, width)
+    panel_background(d, mw, TITLE_H, width, TITLE_H + body_h)
+    draw_blocks(d, img, blocks, mw + PAD, TITLE_H + PAD, PANEL_W - 2 * PAD)
+    if cap:
+        y = TITLE_H + body_h
+        d.line([(0, y), (width, y)], fill=(198, 190, 172), width=2)
+        cap.draw(d, img, PAD, y + PAD, width - 2 * PAD)
+    return img
+
+
+def draw_pieces(
+    d: ImageDraw.ImageDraw, view: View, game_map: GameMap, lay: Layout, stacks: dict[Hex, list[CounterView]]
+) -> None:
+    """Highlights, markers, counters and arrows, in that order, onto the map area."""
+    levels: dict[Hex, int] = defaultdict(int)
+    for hv in view.highlights:
+        h = _parse(hv.hex, game_map)
+        if h is not None:
+            draw_highlight(d, lay, h, hv, levels[h])
+            levels[h] += 1
+    markers: dict[Hex, list] = defaultdict(list)
+    for mv in view.markers:
+        h = _parse(mv.hex, game_map)
+        if h is not None:
+            markers[h].append(mv)
+    for h, mvs in sorted(markers.items()):
+        cx, cy = lay.centre(h)
+        for mv, (dx, dy, r) in zip(mvs, marker_slots(len(mvs), lay.size, h in stacks)):
+            draw_marker(d, cx + dx, cy + dy, r, mv)
+    for h, cvs in sorted(stacks.items()):
+        draw_stack(d, lay, h, cvs, view.sides)
+    for av in view.arrows:
+        a, b = _parse(av.src, game_map), _parse(av.dst, game_map)
+        if a is not None and b is not None:
+            draw_arrow(d, lay, a, b, av)
+
+
+def draw_stack(
+    d: ImageDraw.ImageDraw, lay: Layout, h: Hex, cvs: list[CounterView], sides: dict[str, str]
+) -> None:
+    """The counters of one hex: alone, side by side, a 2x2 grid, or a compact grid with a count badge."""
+    cx, cy = lay.centre(h)
+    n = len(cvs)
+    for cv, (dx, dy, w) in zip(cvs, stack_slots(n, lay.size)):
+        draw_counter(d, cx + dx, cy + dy, w, cv, side_colour(sides, cv.side), detail=n < BIG_STACK)
+    if n >= 3:
+        r = lay.size * 0.2
+        draw_badge(d, cx + lay.size * 0.62, cy - lay.half_height + r * 0.9, r, n)
+
+
+def card_image(view: View) -> Image.Image:
+    """A map-less game (a stand-alone combat): title bar, sides, forces, boxes and captions as a card."""
+    inner = CARD_W - 2 * PAD
+    blocks: list[Block] = []
+    if view.sides or view.active:
+        blocks += [heading("Sides"), sides_block(view)]
+    by_side: dict[str, list[CounterView]] = defaultdict(list)
+    for cv in view.counters:
+        by_side[cv.side].append(cv)
+    for side, cvs in by_side.items():
+        blocks += [heading(f"{side} forces"), counter_rows(view, cvs, 56, inner)]
+    blocks += box_blocks(view, inner)
+    blocks += legend_blocks(view, None, inner)
+    cap = caption_block(view, inner)
+    if cap:
+        blocks += [heading("Record"), cap]
+    height = TITLE_H + stack_height(blocks) + 2 * PAD
+    img = Image.new("RGB", (CARD_W, max(height, TITLE_H + 80)), BACKGROUND)
+    d = ImageDraw.Draw(img, "RGBA")
+    title_bar(d, view, CARD_W)
+    panel_background(d, 0, TITLE_H, CARD_W - 1, img.height - 1)
+    draw_blocks(d, img, blocks, PAD, TITLE_H + PAD, inner)
+    return img

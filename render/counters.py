@@ -1,0 +1,166 @@
+"""Counters: square chits in side colours with label, sub-label, facing, disrupted and face-down states,
+and stacks laid out so each unit in a hex stays readable."""
+
+from __future__ import annotations
+
+import math
+
+from PIL import ImageDraw
+
+from engine.core.protocol import CounterView
+from render.geometry import DIRECTION_ANGLES, Point
+from render.style import INK, RGB, fit_font, font, luminance, shade, text_on
+
+FACING: RGB = (255, 214, 10)
+DISRUPTED: RGB = (226, 52, 28)
+BIG_STACK = 5
+"""From this many counters in a hex, the hex shows a compact grid and the panel repeats the stack."""
+
+
+def counter_width(size: float) -> int:
+    """The side of a lone counter in a hex of ``size``."""
+    return round(size * 1.08)
+
+
+def stack_slots(n: int, size: float) -> list[tuple[float, float, float]]:
+    """(dx, dy, width) of each counter of an ``n``-counter stack, relative to the hex centre."""
+    s = size
+    if n <= 1:
+        return [(0.0, 0.1 * s, counter_width(s))]
+    if n == 2:
+        w = round(0.8 * s)
+        return [(-0.43 * s, 0.12 * s, w), (0.43 * s, 0.12 * s, w)]
+    if n <= 4:
+        w, gap = round(0.76 * s), 0.04 * s
+        step = w + gap
+        cy = 0.1 * s
+        cells = [
+            (-step / 2, cy - step / 2),
+            (step / 2, cy - step / 2),
+            (-step / 2, cy + step / 2),
+            (step / 2, cy + step / 2),
+        ]
+        return [(x, y, w) for x, y in cells[:n]]
+    cols = 3
+    rows = math.ceil(n / cols)
+    w = round((0.58 if rows == 2 else 0.5) * s)
+    gap = 0.05 * s
+    step = w + gap
+    top = 0.16 * s - (rows - 1) * step / 2
+    out = []
+    for i in range(n):
+        r, c = divmod(i, cols)
+        in_row = min(cols, n - r * cols)
+        x = (c - (in_row - 1) / 2) * step
+        out.append((x, top + r * step, w))
+    return out
+
+
+def facing_point(x: float, y: float, w: float, facing: int) -> Point:
+    """Where the ray from a counter's centre towards ``facing`` leaves the counter's square."""
+    a = math.radians(DIRECTION_ANGLES[facing % 6])
+    dx, dy = math.cos(a), math.sin(a)
+    t = (w / 2) / max(abs(dx), abs(dy))
+    return (x + t * dx, y + t * dy)
+
+
+def draw_counter(
+    d: ImageDraw.ImageDraw, x: float, y: float, w: float, cv: CounterView, body: RGB, detail: bool = True
+) -> None:
+    """One counter centred at (x, y), ``w`` px square."""
+    h = w / 2
+    box = [x - h, y - h, x + h, y + h]
+    rad = max(2, round(w * 0.12))
+    d.rounded_rectangle([box[0] + 2, box[1] + 2, box[2] + 2, box[3] + 2], radius=rad, fill=(0, 0, 0, 90))
+    if cv.hidden:
+        _face_down(d, box, rad, body)
+    else:
+        edge = shade(body, 0.5) if luminance(body) > 90 else shade(body, 1.6)
+        d.rounded_rectangle(box, radius=rad, fill=body, outline=edge, width=1)
+        d.line([(box[0] + rad, box[1] + 2), (box[2] - rad, box[1] + 2)], fill=shade(body, 1.3), width=1)
+        if w >= 20:
+            _labels(d, x, y, w, cv, body, detail)
+        if cv.disrupted:
+            _disrupted(d, box, w)
+    if cv.facing is not None:
+        _facing(d, x, y, w, cv.facing)
+
+
+def _labels(
+    d: ImageDraw.ImageDraw, x: float, y: float, w: float, cv: CounterView, body: RGB, detail: bool
+) -> None:
+    ink = text_on(body)
+    sub = cv.sub if detail else ""
+    label = cv.label
+    if not label and not sub:
+        return
+    if sub:
+        f = fit_font(label, w * 0.86, round(w * 0.36), "condensed")
+        d.text((x, y - w * 0.13), label, font=f, fill=ink, anchor="mm")
+        fs = fit_font(sub, w * 0.9, round(w * 0.27), "condensed")
+        d.text((x, y + w * 0.25), sub, font=fs, fill=ink, anchor="mm")
+    else:
+        f = fit_font(label, w * 0.86, round(w * 0.42), "condensed")
+        d.text((x, y + w * 0.02), label, font=f, fill=ink, anchor="mm")
+
+
+def _face_down(d: ImageDraw.ImageDraw, box: list[float], rad: int, body: RGB) -> None:
+    back = shade(body, 0.7)
+    d.rounded_rectangle(box, radius=rad, fill=back, outline=shade(back, 0.5), width=1)
+    w = box[2] - box[0]
+    step = max(4.0, w / 5)
+    k = box[0] - w
+    while k < box[2]:
+        d.line(
+            [
+                (max(k, box[0] + 1), box[1] + 1 + max(0, box[0] - k)),
+                (min(k + w, box[2] - 1), box[3] - 1 - max(0, k + w - box[2])),
+            ],
+            fill=shade(back, 1.25) + (150,),
+            width=1,
+        )
+        k += step
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    d.text(
+        (cx, cy),
+        "?",
+        font=font(round(w * 0.55), "bold"),
+        fill=text_on(back),
+        anchor="mm",
+        stroke_width=1,
+        stroke_fill=back,
+    )
+
+
+def _disrupted(d: ImageDraw.ImageDraw, box: list[float], w: float) -> None:
+    leg = w * 0.44
+    x1, y0 = box[2], box[1]
+    d.polygon([(x1 - leg, y0), (x1, y0), (x1, y0 + leg)], fill=DISRUPTED)
+    d.line(
+        [(box[0] + 2, box[3] - 2), (box[2] - 2, box[3] - 2)], fill=DISRUPTED, width=max(2, round(w * 0.09))
+    )
+    d.text(
+        (x1 - leg * 0.3, y0 + leg * 0.32),
+        "D",
+        font=font(round(w * 0.24), "bold"),
+        fill=(255, 255, 255),
+        anchor="mm",
+    )
+
+
+def _facing(d: ImageDraw.ImageDraw, x: float, y: float, w: float, facing: int) -> None:
+    px, py = facing_point(x, y, w, facing)
+    a = math.radians(DIRECTION_ANGLES[facing % 6])
+    dx, dy = math.cos(a), math.sin(a)
+    nx, ny = -dy, dx
+    tip = (px + dx * w * 0.26, py + dy * w * 0.26)
+    b = w * 0.2
+    base1 = (px + nx * b - dx * w * 0.06, py + ny * b - dy * w * 0.06)
+    base2 = (px - nx * b - dx * w * 0.06, py - ny * b - dy * w * 0.06)
+    d.polygon([tip, base1, base2], fill=FACING, outline=INK, width=1)
+
+
+def draw_badge(d: ImageDraw.ImageDraw, x: float, y: float, r: float, n: int) -> None:
+    """A count badge: how many counters a hex holds."""
+    d.ellipse([x - r, y - r, x + r, y + r], fill=(255, 255, 255), outline=INK, width=2)
+    d.text((x, y), str(n), font=font(round(r * 1.25), "bold"), fill=INK, anchor="mm")

@@ -1,0 +1,141 @@
+"""The legend: terrain, hexside features, highlights, markers and counter states on this board."""
+
+from __future__ import annotations
+
+import math
+
+from PIL import Image, ImageDraw
+
+from engine.core.hexes import Hex
+from engine.core.maps import GameMap
+from engine.core.protocol import CounterView, MarkerView, View
+from render.counters import draw_counter
+from render.geometry import Layout
+from render.hexsides import DRAWERS, draw_plain
+from render.overlays import MARKERS, draw_marker, highlight_style
+from render.panel import Block, heading
+from render.style import ARROWS, INK, OTHER_ARROW, font, parse_colour
+from render.textures import swatch, tile_size
+
+ROW = 28
+SAMPLE_W = 40
+
+Sample = tuple[str, object]
+
+
+def terrain_used(game_map: GameMap) -> list[str]:
+    """Terrain tags that some hex of the map carries, in the map's declared order."""
+    used: set[str] = set()
+    for tags in game_map.data.terrain.values():
+        used.update(tags)
+    if len(game_map.data.terrain) < len(game_map.hexes):
+        used.add(game_map.data.default_terrain)
+    return [t for t in game_map.data.terrain_types if t in used]
+
+
+def features_used(game_map: GameMap) -> list[str]:
+    """Hexside feature kinds present on the map, in declared order."""
+    used = {k for kinds in game_map.hexside_features().values() for k in kinds}
+    return [t for t in game_map.data.hexside_types if t in used]
+
+
+def _terrain_sample(style) -> object:
+    def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int) -> None:
+        sw = swatch(style.pattern, style.color, 13)
+        w, h = tile_size(13)
+        img.paste(sw, (x + (SAMPLE_W - w) // 2, y + (ROW - h) // 2), sw)
+
+    return draw
+
+
+def _feature_sample(style) -> object:
+    def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int) -> None:
+        colour = parse_colour(style.color, (60, 60, 60))
+        seg = [((x + 4.0, y + ROW / 2), (x + SAMPLE_W - 4.0, y + ROW / 2))]
+        DRAWERS.get(style.pattern, draw_plain)(d, seg, colour, style.width)
+
+    return draw
+
+
+def _highlight_sample(kind: str) -> object:
+    def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int) -> None:
+        colour, alpha, dashed = highlight_style(kind)
+        lay = Layout(12, x + SAMPLE_W / 2, y + ROW / 2)
+        d.polygon(lay.corners(Hex(0, 0)), fill=colour + (max(alpha, 60),), outline=colour, width=3)
+
+    return draw
+
+
+def _marker_sample(kind: str) -> object:
+    def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int) -> None:
+        draw_marker(d, x + SAMPLE_W / 2, y + ROW / 2, 11, MarkerView(hex="", kind=kind))
+
+    return draw
+
+
+def _arrow_sample(kind: str) -> object:
+    def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int) -> None:
+        colour = ARROWS.get(kind, OTHER_ARROW)
+        yy = y + ROW / 2
+        d.line([(x + 4, yy), (x + SAMPLE_W - 12, yy)], fill=colour, width=4)
+        d.polygon(
+            [(x + SAMPLE_W - 2, yy), (x + SAMPLE_W - 14, yy - 7), (x + SAMPLE_W - 14, yy + 7)], fill=colour
+        )
+
+    return draw
+
+
+def _counter_sample(cv: CounterView) -> object:
+    def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int) -> None:
+        draw_counter(d, x + SAMPLE_W / 2, y + ROW / 2, 24, cv, (150, 150, 150), detail=False)
+
+    return draw
+
+
+def legend_items(view: View, game_map: GameMap | None) -> list[Sample]:
+    """(label, sample drawer) for each thing on this board worth a legend line."""
+    items: list[Sample] = []
+    if game_map is not None:
+        types = game_map.data.terrain_types
+        items += [(types[t].label, _terrain_sample(types[t])) for t in terrain_used(game_map)]
+        sides = game_map.data.hexside_types
+        items += [(sides[k].label, _feature_sample(sides[k])) for k in features_used(game_map)]
+    for kind in dict.fromkeys(h.kind for h in view.highlights):
+        items.append((kind.capitalize(), _highlight_sample(kind)))
+    taken = {label for label, _ in items}
+    for kind in dict.fromkeys(m.kind for m in view.markers):
+        label = kind.capitalize() if kind in MARKERS else kind
+        items.append((f"{label} marker" if label in taken else label, _marker_sample(kind)))
+    for kind in dict.fromkeys(a.kind for a in view.arrows):
+        items.append((kind.capitalize(), _arrow_sample(kind)))
+    if any(c.disrupted for c in view.counters):
+        items.append(("Disrupted", _counter_sample(CounterView(hex="", side="", label="", disrupted=True))))
+    if any(c.hidden for c in view.counters):
+        items.append(("Face down", _counter_sample(CounterView(hex="", side="", label="", hidden=True))))
+    if any(c.facing is not None for c in view.counters):
+        items.append(("Facing", _counter_sample(CounterView(hex="", side="", label="", facing=0))))
+    return items
+
+
+def legend_blocks(view: View, game_map: GameMap | None, width: int) -> list[Block]:
+    """The legend as panel blocks, two columns when the panel is wide enough."""
+    items = legend_items(view, game_map)
+    if not items:
+        return []
+    f = font(13, "regular")
+    fits = all(f.getlength(label) <= width // 2 - SAMPLE_W - 10 for label, _ in items)
+    cols = 2 if fits and len(items) > 3 else 1
+    rows = math.ceil(len(items) / cols)
+
+    def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int, w: int) -> None:
+        colw = w // cols
+        for i, (label, sample) in enumerate(items):
+            c, r = divmod(i, rows)
+            xx, yy = x + c * colw, y + r * ROW
+            sample(d, img, xx, yy)  # type: ignore[operator]
+            text = label
+            while f.getlength(text) > colw - SAMPLE_W - 10 and len(text) > 3:
+                text = text[:-2] + "\u2026"
+            d.text((xx + SAMPLE_W + 6, yy + ROW / 2), text, font=f, fill=INK, anchor="lm")
+
+    return [heading("Legend"), Block(rows * ROW + 6, draw)]

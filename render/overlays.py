@@ -1,0 +1,199 @@
+"""What changes turn by turn besides counters: highlights, markers and arrows."""
+
+from __future__ import annotations
+
+import math
+
+from PIL import ImageDraw
+
+from engine.core.hexes import Hex
+from engine.core.protocol import ArrowView, HighlightView, MarkerView
+from render.geometry import Layout, Point
+from render.style import (
+    ARROWS,
+    HIGHLIGHTS,
+    INK,
+    OTHER_ARROW,
+    OTHER_HIGHLIGHT,
+    RGB,
+    fit_font,
+    font,
+    shade,
+    text_on,
+)
+
+MARKERS: dict[str, RGB] = {
+    "chit": (226, 178, 40),
+    "charge": (48, 44, 44),
+    "clear": (222, 244, 222),
+    "obstructed": (150, 140, 120),
+    "tower": (206, 200, 186),
+    "impact": (250, 150, 30),
+    "god": (112, 52, 160),
+}
+OTHER_MARKER: RGB = (236, 236, 236)
+
+
+def highlight_style(kind: str) -> tuple[RGB, int, bool]:
+    """(outline colour, fill alpha, dashed) of a highlight kind."""
+    return HIGHLIGHTS.get(kind, OTHER_HIGHLIGHT)
+
+
+def highlight_inset(size: float) -> float:
+    """How far inside the hex edge a highlight's outline runs (px to the middle of the line)."""
+    return max(3.0, size * 0.1)
+
+
+def draw_highlight(d: ImageDraw.ImageDraw, lay: Layout, h: Hex, hv: HighlightView, level: int = 0) -> None:
+    """Tint a hex and outline it just inside its edge; a second highlight runs further inside."""
+    colour, alpha, dashed = highlight_style(hv.kind)
+    d.polygon(lay.corners(h, 1), fill=colour + (alpha,))
+    width = max(3, round(lay.size / 9))
+    pts = lay.corners(h, highlight_inset(lay.size) + level * (width + 1))
+    ring = pts + [pts[0]]
+    if not dashed:
+        d.line(ring, fill=colour, width=width, joint="curve")
+        return
+    for (x1, y1), (x2, y2) in zip(ring, ring[1:]):
+        for t0 in (0.0, 0.4, 0.8):
+            t1 = min(1.0, t0 + 0.26) if t0 < 0.8 else 1.0
+            a = (x1 + (x2 - x1) * t0, y1 + (y2 - y1) * t0)
+            b = (x1 + (x2 - x1) * t1, y1 + (y2 - y1) * t1)
+            d.line([a, b], fill=colour, width=width)
+        d.ellipse([x1 - width / 2, y1 - width / 2, x1 + width / 2, y1 + width / 2], fill=colour)
+
+
+def _disc(d: ImageDraw.ImageDraw, x: float, y: float, r: float, fill: RGB, edge: RGB, text: str) -> None:
+    d.ellipse([x - r + 1, y - r + 2, x + r + 1, y + r + 2], fill=(0, 0, 0, 80))
+    d.ellipse([x - r, y - r, x + r, y + r], fill=fill, outline=edge, width=max(1, round(r / 7)))
+    if text:
+        d.text(
+            (x, y),
+            text,
+            font=fit_font(text, r * 1.7, round(r * 0.85), "condensed"),
+            fill=text_on(fill),
+            anchor="mm",
+        )
+
+
+def _star(x: float, y: float, r_out: float, r_in: float, points: int, turn: float = -90) -> list[Point]:
+    pts = []
+    for i in range(points * 2):
+        r = r_out if i % 2 == 0 else r_in
+        a = math.radians(turn + i * 180 / points)
+        pts.append((x + r * math.cos(a), y + r * math.sin(a)))
+    return pts
+
+
+def _tower(d: ImageDraw.ImageDraw, x: float, y: float, r: float, text: str) -> None:
+    fill, edge = MARKERS["tower"], (60, 56, 50)
+    w, top, bot = r * 0.75, y - r * 0.95, y + r * 0.85
+    m = w * 2 / 5
+    pts = [(x - w, bot), (x - w, top)]
+    for i in range(5):
+        xa, xb = x - w + i * m, x - w + (i + 1) * m
+        yy = top if i % 2 == 0 else top + m
+        pts += [(xa, yy), (xb, yy)]
+    pts += [(x + w, top), (x + w, bot)]
+    d.polygon([(px + 1, py + 2) for px, py in pts], fill=(0, 0, 0, 80))
+    d.polygon(pts, fill=fill, outline=edge, width=max(1, round(r / 8)))
+    d.rounded_rectangle(
+        [x - w * 0.3, bot - r * 0.55, x + w * 0.3, bot], radius=max(1, round(w * 0.3)), fill=edge
+    )
+    if text:
+        f = fit_font(text, r * 1.4, round(r * 0.6), "condensed")
+        d.text((x, y - r * 0.15), text, font=f, fill=INK, anchor="mm")
+
+
+def draw_marker(d: ImageDraw.ImageDraw, x: float, y: float, r: float, mv: MarkerView) -> None:
+    """One marker centred at (x, y) with radius ``r``."""
+    kind, text = mv.kind, mv.text
+    if kind == "tower":
+        _tower(d, x, y, r, text)
+    elif kind == "impact":
+        d.polygon(_star(x, y, r * 1.1, r * 0.55, 9), fill=MARKERS["impact"], outline=(190, 30, 20), width=2)
+        if text:
+            d.text(
+                (x, y), text, font=fit_font(text, r * 1.1, round(r * 0.7), "condensed"), fill=INK, anchor="mm"
+            )
+    elif kind == "god":
+        _disc(d, x, y, r, MARKERS["god"], (240, 200, 60), "")
+        d.polygon(_star(x, y - (r * 0.2 if text else 0), r * 0.62, r * 0.26, 5), fill=(250, 210, 70))
+        if text:
+            f = fit_font(text, r * 1.5, round(r * 0.5), "condensed")
+            d.text((x, y + r * 0.52), text, font=f, fill=(255, 255, 255), anchor="mm")
+    elif kind == "charge":
+        _disc(d, x, y, r, MARKERS["charge"], (230, 40, 30), text or "C")
+        d.line([(x + r * 0.55, y - r * 0.55), (x + r * 0.95, y - r * 1.0)], fill=(230, 40, 30), width=2)
+    elif kind == "clear":
+        _disc(d, x, y, r, MARKERS["clear"], (40, 150, 60), text or "\u2713")
+    elif kind == "obstructed":
+        _disc(d, x, y, r, MARKERS["obstructed"], (70, 60, 50), "")
+        for k in (-0.4, 0.0, 0.4):
+            d.line(
+                [(x - r * 0.5 + k * r, y + r * 0.5), (x + r * 0.5 + k * r, y - r * 0.5)],
+                fill=(70, 60, 50),
+                width=2,
+            )
+        if text:
+            d.text(
+                (x, y),
+                text,
+                font=fit_font(text, r * 1.6, round(r * 0.7), "condensed"),
+                fill=INK,
+                anchor="mm",
+                stroke_width=2,
+                stroke_fill=MARKERS["obstructed"],
+            )
+    else:
+        colour = MARKERS.get(kind, OTHER_MARKER)
+        _disc(d, x, y, r, colour, shade(colour, 0.45), text or kind[:4])
+
+
+def marker_slots(n: int, size: float, crowded: bool) -> list[tuple[float, float, float]]:
+    """(dx, dy, radius) for ``n`` markers in a hex; beside the counters when the hex also holds counters."""
+    if not crowded and n == 1:
+        return [(0.0, 0.12 * size, 0.42 * size)]
+    r = 0.24 * size if crowded else 0.3 * size
+    out = []
+    for i in range(n):
+        side = -1 if i % 2 == 0 else 1
+        out.append((side * 0.66 * size, (0.42 - 0.5 * (i // 2)) * size, r))
+    return out
+
+
+def draw_arrow(d: ImageDraw.ImageDraw, lay: Layout, src: Hex, dst: Hex, av: ArrowView) -> None:
+    """A thick arrow from one hex towards another, its label in a pill halfway."""
+    colour = ARROWS.get(av.kind, OTHER_ARROW)
+    (x1, y1), (x2, y2) = lay.centre(src), lay.centre(dst)
+    length = math.hypot(x2 - x1, y2 - y1)
+    if length < 1:
+        return
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    s = lay.size
+    a = (x1 + ux * s * 0.5, y1 + uy * s * 0.5)
+    tip = (x2 - ux * s * 0.5, y2 - uy * s * 0.5)
+    head = s * 0.36
+    neck = (tip[0] - ux * head, tip[1] - uy * head)
+    width = max(4, round(s / 7))
+    nx, ny = -uy, ux
+    wing = head * 0.55
+    poly = [tip, (neck[0] + nx * wing, neck[1] + ny * wing), (neck[0] - nx * wing, neck[1] - ny * wing)]
+    d.line([a, neck], fill=(255, 255, 255, 210), width=width + 4)
+    d.polygon(poly, fill=(255, 255, 255, 210), outline=(255, 255, 255, 210), width=3)
+    d.line([a, neck], fill=colour, width=width)
+    d.polygon(poly, fill=colour)
+    if av.label:
+        # The label sits beside the shaft, not on it, so short arrows between neighbours stay visible.
+        mx, my = (x1 + x2) / 2 + nx * s * 0.55, (y1 + y2) / 2 + ny * s * 0.55
+        f = font(round(s * 0.34), "bold")
+        tw = f.getlength(av.label)
+        pad = 4
+        d.rounded_rectangle(
+            [mx - tw / 2 - pad, my - f.size * 0.65, mx + tw / 2 + pad, my + f.size * 0.65],
+            radius=round(f.size * 0.5),
+            fill=(255, 255, 255),
+            outline=colour,
+            width=2,
+        )
+        d.text((mx, my), av.label, font=f, fill=colour, anchor="mm")

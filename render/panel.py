@@ -1,0 +1,207 @@
+"""The frame around the map: title bar, side panel (sides, boxes, big stacks, legend) and captions.
+
+Panel contents are built as blocks that know their height, so the board can size
+itself before anything is drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from engine.core.protocol import CounterView, View
+from render.counters import draw_counter
+from render.style import INK, MUTED, PANEL_BG, RGB, RULE, TITLE_BG, TITLE_FG, font, side_colour
+
+TITLE_H = 56
+PAD = 14
+LINE = 19
+
+DrawFn = Callable[[ImageDraw.ImageDraw, Image.Image, int, int, int], None]
+
+
+@dataclass
+class Block:
+    """A piece of the panel: its height in px and how to draw it at (x, y) in a given width."""
+
+    height: int
+    draw: DrawFn
+
+
+def wrap(text: str, f, width: float) -> list[str]:
+    """Break ``text`` into lines no wider than ``width`` in font ``f``."""
+    out: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if f.getlength(trial) <= width or not line:
+            line = trial
+        else:
+            out.append(line)
+            line = word
+    out.append(line)
+    return out
+
+
+def heading(text: str) -> Block:
+    """A section heading with a rule under it."""
+
+    def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int, w: int) -> None:
+        d.text((x, y + 6), text.upper(), font=font(13, "bold"), fill=MUTED)
+        d.line([(x, y + 24), (x + w, y + 24)], fill=RULE, width=1)
+
+    return Block(30, draw)
+
+
+def text_lines(
+    lines: list[str], width: int, size: int = 14, weight: str = "regular", colour: RGB = INK, bullet: str = ""
+) -> Block:
+    """Wrapped lines of text, optionally bulleted."""
+    f = font(size, weight)
+    indent = int(f.getlength(bullet + " ")) if bullet else 0
+    rows: list[tuple[str, bool]] = []
+    for line in lines:
+        for i, part in enumerate(wrap(line, f, width - indent)):
+            rows.append((part, i == 0))
+    step = size + 5
+
+    def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int, w: int) -> None:
+        for k, (part, first) in enumerate(rows):
+            if bullet and first:
+                d.text((x, y + k * step), bullet, font=f, fill=MUTED)
+            d.text((x + indent, y + k * step), part, font=f, fill=colour)
+
+    return Block(len(rows) * step + 4, draw)
+
+
+def sides_block(view: View) -> Block:
+    """One row a side: its colour chip, its seat name, and who is to move."""
+    seats = list(view.sides) or sorted({c.side for c in view.counters})
+
+    def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int, w: int) -> None:
+        for k, seat in enumerate(seats):
+            yy = y + k * 26
+            d.rounded_rectangle(
+                [x, yy + 2, x + 20, yy + 22],
+                radius=4,
+                fill=side_colour(view.sides, seat),
+                outline=INK,
+                width=1,
+            )
+            d.text((x + 30, yy + 12), seat, font=font(16, "bold"), fill=INK, anchor="lm")
+            if seat == view.active:
+                tx = x + 40 + font(16, "bold").getlength(seat)
+                d.text((tx, yy + 12), "to move", font=font(14, "regular"), fill=MUTED, anchor="lm")
+
+    return Block(len(seats) * 26 + 4, draw)
+
+
+def counter_rows(view: View, counters: list[CounterView], cw: int, width: int) -> Block:
+    """Counters at full size in rows, as in a stack's close-up or a map-less game's forces."""
+    gap = 8
+    per_row = max(1, (width + gap) // (cw + gap + 6))
+    rows = (len(counters) + per_row - 1) // per_row
+
+    def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int, w: int) -> None:
+        for i, cv in enumerate(counters):
+            r, c = divmod(i, per_row)
+            cx = x + cw / 2 + 6 + c * (cw + gap + 6)
+            cy = y + cw / 2 + 6 + r * (cw + gap + 6)
+            draw_counter(d, cx, cy, cw, cv, side_colour(view.sides, cv.side))
+
+    return Block(rows * (cw + gap + 6) + 4, draw)
+
+
+def title_bar(d: ImageDraw.ImageDraw, view: View, width: int) -> None:
+    """The dark bar on top: the game's title left, turn, phase and whose move right."""
+    d.rectangle([0, 0, width, TITLE_H], fill=TITLE_BG)
+    right = " \u00b7 ".join(p for p in (f"Turn {view.turn}" if view.turn else "", view.phase) if p)
+    rf = font(17, "regular")
+    active_w = 0
+    if view.active:
+        af = font(17, "bold")
+        label = f"{view.active} to move"
+        active_w = int(af.getlength(label)) + 34
+        ax = width - PAD - active_w
+        d.rounded_rectangle(
+            [ax, 18, ax + 20, 38],
+            radius=4,
+            fill=side_colour(view.sides, view.active),
+            outline=TITLE_FG,
+            width=1,
+        )
+        d.text((ax + 28, TITLE_H / 2), label, font=af, fill=TITLE_FG, anchor="lm")
+    rx = width - PAD - active_w - (16 if view.active and right else 0)
+    if right:
+        d.text((rx, TITLE_H / 2), right, font=rf, fill=(200, 204, 214), anchor="rm")
+    room = rx - (rf.getlength(right) if right else 0) - 2 * PAD
+    tf = font(24, "bold")
+    title = view.title
+    while title and tf.getlength(title) > room and len(title) > 4:
+        title = title[:-2].rstrip() + "\u2026" if not title.endswith("\u2026") else title[:-2] + "\u2026"
+    d.text((PAD, TITLE_H / 2), title, font=tf, fill=TITLE_FG, anchor="lm")
+
+
+def caption_block(view: View, width: int) -> Block | None:
+    """Caption lines under the board, then the viewer's private lines set apart."""
+    parts: list[Block] = []
+    if view.caption:
+        parts.append(text_lines(list(view.caption), width, 15))
+    if view.private:
+        parts.append(
+            text_lines([f"(only you) {p}" for p in view.private], width, 14, "regular", (120, 60, 130))
+        )
+    if not parts:
+        return None
+
+    def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int, w: int) -> None:
+        for b in parts:
+            b.draw(d, img, x, y, w)
+            y += b.height
+
+    return Block(sum(b.height for b in parts) + 8, draw)
+
+
+def stack_blocks(view: View, stacks: dict[str, list[CounterView]], cw: int, width: int) -> list[Block]:
+    """Close-ups of big stacks, so every unit in them can be read."""
+    out: list[Block] = []
+    if not stacks:
+        return out
+    out.append(heading("Stacks"))
+    for hexnum, cvs in stacks.items():
+        out.append(text_lines([f"{hexnum}: {len(cvs)} counters"], width, 14, "bold"))
+        out.append(counter_rows(view, cvs, cw, width))
+    return out
+
+
+def box_blocks(view: View, width: int) -> list[Block]:
+    """The off-map holding boxes and what each holds."""
+    out: list[Block] = []
+    if not view.boxes:
+        return out
+    out.append(heading("Boxes"))
+    for name, items in view.boxes.items():
+        out.append(text_lines([name], width, 15, "bold"))
+        out.append(text_lines(list(items) or ["(empty)"], width - 10, 14, bullet="\u2022"))
+    return out
+
+
+def stack_height(blocks: list[Block]) -> int:
+    """Total height of blocks laid one under another."""
+    return sum(b.height for b in blocks)
+
+
+def draw_blocks(d: ImageDraw.ImageDraw, img: Image.Image, blocks: list[Block], x: int, y: int, w: int) -> int:
+    """Draw blocks one under another; returns the y below the last."""
+    for b in blocks:
+        b.draw(d, img, x, y, w)
+        y += b.height
+    return y
+
+
+def panel_background(d: ImageDraw.ImageDraw, x0: int, y0: int, x1: int, y1: int) -> None:
+    """The panel's paper, with a rule on its left."""
+    d.rectangle([x0, y0, x1, y1], fill=PANEL_BG)
+    d.line([(x0, y0), (x0, y1)], fill=RULE, width=2)

@@ -1,0 +1,121 @@
+"""Colours and fonts of the board: side colours, highlight colours, the bundled DejaVu fonts."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import ImageColor, ImageFont
+
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+
+RGB = tuple[int, int, int]
+
+BACKGROUND: RGB = (236, 231, 219)
+"""Page colour around the map and behind the panel."""
+INK: RGB = (34, 36, 44)
+MUTED: RGB = (96, 98, 108)
+TITLE_BG: RGB = (32, 37, 50)
+TITLE_FG: RGB = (245, 242, 232)
+PANEL_BG: RGB = (247, 244, 236)
+RULE: RGB = (198, 190, 172)
+MAP_BORDER: RGB = (40, 40, 46)
+MEGAHEX_LINE: RGB = (70, 62, 48)
+
+# Counter body, text, and edge colours per side-colour name.
+SIDE_COLOURS: dict[str, RGB] = {
+    "dark": (52, 54, 66),
+    "black": (30, 30, 34),
+    "light": (244, 238, 220),
+    "white": (250, 250, 250),
+    "red": (178, 38, 36),
+    "blue": (38, 84, 164),
+    "green": (40, 122, 56),
+    "gold": (222, 168, 36),
+    "yellow": (236, 200, 52),
+    "orange": (224, 120, 30),
+    "purple": (112, 60, 150),
+    "grey": (128, 130, 136),
+    "gray": (128, 130, 136),
+    "brown": (120, 80, 46),
+    "teal": (24, 128, 128),
+}
+
+# Highlight kind -> (outline colour, fill alpha, dashed).
+HIGHLIGHTS: dict[str, tuple[RGB, int, bool]] = {
+    "moved": ((30, 120, 230), 40, False),
+    "combat": ((245, 130, 0), 55, False),
+    "loss": ((215, 30, 40), 70, False),
+    "blast": ((190, 20, 170), 95, False),
+    "preview": ((0, 185, 215), 70, True),
+    "legal": ((30, 190, 70), 45, True),
+}
+OTHER_HIGHLIGHT: tuple[RGB, int, bool] = ((120, 120, 120), 40, True)
+
+ARROWS: dict[str, RGB] = {
+    "attack": (200, 20, 30),
+    "move": (30, 100, 210),
+    "fire": (235, 110, 0),
+    "support": (30, 150, 70),
+}
+OTHER_ARROW: RGB = (90, 60, 140)
+
+
+def parse_colour(text: str, default: RGB = (200, 200, 200)) -> RGB:
+    """An RGB triple from ``#rrggbb``, a side name or a CSS colour name; ``default`` otherwise."""
+    t = (text or "").strip().lower()
+    if t in SIDE_COLOURS:
+        return SIDE_COLOURS[t]
+    try:
+        c = ImageColor.getrgb(t)
+    except ValueError:
+        return default
+    return (c[0], c[1], c[2])
+
+
+def luminance(c: RGB) -> float:
+    """Perceived brightness 0..255."""
+    return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
+
+
+def text_on(c: RGB) -> RGB:
+    """Dark or light ink, whichever reads on ``c``."""
+    return INK if luminance(c) > 150 else (250, 248, 240)
+
+
+def shade(c: RGB, k: float) -> RGB:
+    """``c`` darkened (k < 1) or lightened towards white (k > 1)."""
+    if k <= 1:
+        return (int(c[0] * k), int(c[1] * k), int(c[2] * k))
+    t = min(1.0, k - 1)
+    return tuple(int(v + (255 - v) * t) for v in c)  # type: ignore[return-value]
+
+
+def side_colour(view_sides: dict[str, str], side: str) -> RGB:
+    """The body colour of a side's counters (grey for an unknown side)."""
+    name = view_sides.get(side, side)
+    return parse_colour(name, SIDE_COLOURS["grey"])
+
+
+@lru_cache(maxsize=64)
+def font(size: int, weight: str = "bold") -> ImageFont.FreeTypeFont:
+    """A bundled DejaVu font: weight ``regular``, ``bold`` or ``condensed``."""
+    name = {
+        "regular": "DejaVuSans.ttf",
+        "bold": "DejaVuSans-Bold.ttf",
+        "condensed": "DejaVuSansCondensed-Bold.ttf",
+    }[weight]
+    return ImageFont.truetype(str(FONT_DIR / name), max(6, int(size)))
+
+
+def fit_font(
+    text: str, max_width: float, size: int, weight: str = "bold", floor: int = 7
+) -> ImageFont.FreeTypeFont:
+    """The largest bundled font no bigger than ``size`` in which ``text`` fits ``max_width``."""
+    s = size
+    while s > floor:
+        f = font(s, weight)
+        if f.getlength(text) <= max_width:
+            return f
+        s -= 1
+    return font(floor, weight)

@@ -1,0 +1,201 @@
+"""The static terrain layer of a map: fills, textures, hexsides, megahexes, labels, numbers.
+
+It depends only on the map and the hex size, so it is built once per (map id, size)
+and every later board copies it and draws the pieces on top.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from PIL import Image, ImageDraw
+
+from engine.core.hexes import Hex, format_ccrr, megahex_centre, neighbor
+from engine.core.maps import GameMap, MapData
+from render.geometry import Layout, bounds, fit, hex_size_for
+from render.hexsides import boundary_edges, draw_features
+from render.style import BACKGROUND, INK, MAP_BORDER, MEGAHEX_LINE, RGB, font, luminance, parse_colour, shade
+from render.textures import band_tile, pattern_tile, tile_size
+
+GRID_LINE = (0, 0, 0, 60)
+SHADOW: RGB = (196, 189, 172)
+
+
+@dataclass
+class StaticLayer:
+    """A map drawn without pieces, and where each hex landed on it."""
+
+    image: Image.Image
+    layout: Layout
+    data: MapData
+    fills: dict[Hex, RGB] = field(default_factory=dict)
+    """The base fill colour of each hex (for contrast of what is drawn on it)."""
+
+
+_CACHE: dict[tuple[str, int], StaticLayer] = {}
+_CACHE_LIMIT = 8
+STATS = {"builds": 0, "hits": 0}
+"""How often the static layer was built and reused (tests read it)."""
+
+
+def map_size(game_map: GameMap) -> int:
+    """The hex size used for a map: about 1300 px of map height."""
+    x0, y0, x1, y1 = bounds(1.0, game_map.hexes)
+    return hex_size_for((y1 - y0) / math.sqrt(3))
+
+
+def static_layer(game_map: GameMap, size: int | None = None) -> StaticLayer:
+    """The cached terrain layer of ``game_map`` at ``size`` (built on first use)."""
+    size = size or map_size(game_map)
+    key = (game_map.id, size)
+    hit = _CACHE.get(key)
+    if hit is not None and (hit.data is game_map.data or hit.data == game_map.data):
+        STATS["hits"] += 1
+        return hit
+    layer = build_static(game_map, size)
+    STATS["builds"] += 1
+    if len(_CACHE) >= _CACHE_LIMIT:
+        _CACHE.pop(next(iter(_CACHE)))
+    _CACHE[key] = layer
+    return layer
+
+
+def clear_cache() -> None:
+    """Forget every cached terrain layer."""
+    _CACHE.clear()
+
+
+def ordered_tags(game_map: GameMap, h: Hex) -> list[str]:
+    """A hex's terrain tags in the map's declared order, the default dropped when others are present."""
+    tags = game_map.terrain(h)
+    order = list(game_map.data.terrain_types)
+    out = [t for t in order if t in tags]
+    if len(out) > 1 and game_map.data.default_terrain in out:
+        out.remove(game_map.data.default_terrain)
+    return out
+
+
+def build_static(game_map: GameMap, size: int) -> StaticLayer:
+    """Draw the terrain layer of a map at hex size ``size``."""
+    margin = round(size * 0.7)
+    x0, y0, x1, y1 = bounds(size, game_map.hexes)
+    w, h = int(x1 - x0 + 2 * margin), int(y1 - y0 + 2 * margin)
+    lay = fit(size, game_map.hexes, margin)
+    img = Image.new("RGB", (w, h), BACKGROUND)
+    draw = ImageDraw.Draw(img, "RGBA")
+    hexes = sorted(game_map.hexes)
+    for hx in hexes:
+        draw.polygon([(x + 4, y + 4) for x, y in lay.corners(hx)], fill=SHADOW)
+    layer = StaticLayer(img, lay, game_map.data)
+    _fill_terrain(img, draw, game_map, lay, hexes, layer.fills)
+    _grid(draw, game_map, lay, hexes)
+    if game_map.megahex_origin is not None:
+        _megahexes(draw, game_map, lay, hexes)
+    draw_features(draw, lay, game_map.hexside_features(), game_map.data.hexside_types)
+    for hx, d in boundary_edges(game_map.hexes):
+        p, q = lay.edge(hx, d)
+        draw.line([p, q], fill=MAP_BORDER, width=3)
+        for x, y in (p, q):
+            draw.ellipse([x - 1, y - 1, x + 1, y + 1], fill=MAP_BORDER)
+    _numbers(draw, lay, hexes, layer.fills)
+    _regions(draw, game_map, lay)
+    _named(draw, game_map, lay)
+    return layer
+
+
+def _fill_terrain(img, draw, game_map: GameMap, lay: Layout, hexes: list[Hex], fills: dict[Hex, RGB]) -> None:
+    types = game_map.data.terrain_types
+    tw, th = tile_size(lay.size)
+    for hx in hexes:
+        tags = ordered_tags(game_map, hx)
+        base = types[tags[0]]
+        fills[hx] = parse_colour(base.color)
+        draw.polygon(lay.corners(hx), fill=fills[hx])
+        cx, cy = lay.centre(hx)
+        pos = (round(cx - tw / 2), round(cy - th / 2))
+        variant = (hx.q * 7 + hx.r * 3) % 2
+        for i, tag in enumerate(tags):
+            style = types[tag]
+            tile = pattern_tile(style.pattern, style.color, lay.size, variant)
+            if tile is None and i > 0:
+                tile = band_tile(style.color, lay.size)
+            if tile is not None:
+                img.paste(tile, pos, tile)
+
+
+def _grid(draw, game_map: GameMap, lay: Layout, hexes: list[Hex]) -> None:
+    for hx in hexes:
+        for d in range(3):
+            if neighbor(hx, d) in game_map.hexes:
+                draw.line(lay.edge(hx, d), fill=GRID_LINE, width=1)
+
+
+def _megahexes(draw, game_map: GameMap, lay: Layout, hexes: list[Hex]) -> None:
+    origin = game_map.megahex_origin
+    assert origin is not None
+    centre = {hx: megahex_centre(hx, origin) for hx in hexes}
+    width = max(2, round(lay.size / 12))
+    for hx in hexes:
+        for d in range(3):
+            n = neighbor(hx, d)
+            if n in centre and centre[n] != centre[hx]:
+                p, q = lay.edge(hx, d)
+                draw.line([p, q], fill=MEGAHEX_LINE + (200,), width=width)
+                for x, y in (p, q):
+                    draw.ellipse(
+                        [x - width / 2, y - width / 2, x + width / 2, y + width / 2],
+                        fill=MEGAHEX_LINE + (200,),
+                    )
+
+
+def _numbers(draw, lay: Layout, hexes: list[Hex], fills: dict[Hex, RGB]) -> None:
+    f = font(round(lay.size * 0.3), "condensed")
+    top = lay.half_height - 2
+    for hx in hexes:
+        cx, cy = lay.centre(hx)
+        ink = (20, 20, 24, 190) if luminance(fills[hx]) > 110 else (255, 255, 255, 220)
+        draw.text((cx, cy - top), format_ccrr(hx), font=f, fill=ink, anchor="mt")
+
+
+def _label_hex(game_map: GameMap, hexes: frozenset[Hex], lay: Layout) -> Hex:
+    pts = [lay.centre(h) for h in hexes]
+    mx, my = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
+    best = min(sorted(hexes), key=lambda h: (lay.centre(h)[0] - mx) ** 2 + (lay.centre(h)[1] - my) ** 2)
+    nw = neighbor(best, 5)
+    return nw if nw in hexes else best
+
+
+def _regions(draw, game_map: GameMap, lay: Layout) -> None:
+    for name, hexes in sorted(game_map.regions.items()):
+        if not hexes:
+            continue
+        cx, cy = lay.centre(_label_hex(game_map, hexes, lay))
+        big = len(name) <= 2
+        f = font(round(lay.size * (1.1 if big else 0.42)), "bold")
+        draw.text(
+            (cx, cy + lay.size * 0.08),
+            name,
+            font=f,
+            fill=INK + (150,),
+            anchor="mm",
+            stroke_width=2 if big else 1,
+            stroke_fill=(255, 255, 255, 170),
+        )
+
+
+def _named(draw, game_map: GameMap, lay: Layout) -> None:
+    for name, hx in sorted(game_map.named.items(), key=lambda kv: kv[1]):
+        cx, cy = lay.centre(hx)
+        r = lay.size * 0.78
+        draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=(150, 110, 20, 230), width=2)
+        f = font(max(8, round(lay.size * 0.26)), "condensed")
+        tw = f.getlength(name)
+        y = cy + lay.half_height - lay.size * 0.3
+        draw.rounded_rectangle(
+            [cx - tw / 2 - 3, y - 1, cx + tw / 2 + 3, y + f.size + 2],
+            radius=3,
+            fill=(255, 250, 232, 225),
+            outline=shade((150, 110, 20), 1.0) + (255,),
+        )
+        draw.text((cx, y), name, font=f, fill=INK, anchor="mt")
