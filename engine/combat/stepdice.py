@@ -11,7 +11,7 @@ Pieces a game can use on their own::
     reduced_hits(hits, retreating) -> int            # note [1]: one hit ignored per two retreating
     half_strength(strength) -> int                   # note [2]: halved, rounded up
     attack_strength(stack) / counter_strength(stack, retreating)   # Extra attack strength
-    begin_hits / hit_targets / land_hit / land_all   # engine.combat.steps: Extra defense, Soft units, Taking hits
+    begin_hits / hit_targets / land_hit / land_forced / land_all   # engine.combat.steps: Taking hits
     judge_retreat / check_split / may_advance / check_stacking      # engine.combat.retreats
 
 The whole sequence of the text, one decision at a time::
@@ -30,7 +30,7 @@ The whole sequence of the text, one decision at a time::
 
 ``Stack`` and ``Unit`` (engine.combat.steps) describe the forces: units top of the
 stack first, each with a strength and the flags ``extra_defence`` and ``soft``; a
-stack's ``works`` (a redoubt's intrinsic strength), ``cover`` (a city's extra
+stack's ``redoubt`` (its intrinsic strength), ``cover`` (a city's extra
 defense) and ``advantages`` (re-rolls). ``StepOptions`` names every option.
 """
 
@@ -104,7 +104,7 @@ def half_strength(strength: int) -> int:
 
 def attack_strength(stack: Stack) -> int:
     """The attack's dice: the units' strength plus a redoubt's intrinsic strength (Extra attack strength)."""
-    return stack.strength + stack.works
+    return stack.strength + stack.redoubt
 
 
 def counter_strength(stack: Stack, retreating: bool) -> int:
@@ -272,8 +272,8 @@ def _next_hits(ex: Exchange, after: Side | None) -> Exchange:
     order: list[Side] = ["defender", "attacker"]
     for side in order[order.index(after) + 1 :] if after else order:
         stack = ex.stack(side)
-        in_works = not ex.retreated(side)
-        stack, tally = begin_hits(stack, ex.hits_on.get(side, 0), in_works, ex.options.works_absorb_hits)
+        in_redoubt = not ex.retreated(side)
+        stack, tally = begin_hits(stack, ex.hits_on.get(side, 0), in_redoubt, ex.options.redoubt_absorbs)
         return _continue_hits(ex, side, stack, tally)
     return _after_hits(ex)
 
@@ -327,8 +327,8 @@ def _hits(n: int) -> str:
 
 
 def _strength_text(stack: Stack) -> str:
-    if stack.works:
-        return f"{stack.strength + stack.works} ({stack.strength} and a redoubt of {stack.works})"
+    if stack.redoubt:
+        return f"{stack.strength + stack.redoubt} ({stack.strength} and a redoubt of {stack.redoubt})"
     return str(stack.strength)
 
 
@@ -350,8 +350,8 @@ def _loss_note(side: Side, tally: HitTally, stack: Stack) -> str:
         parts.append("eliminated: " + ", ".join(tally.eliminated))
     if tally.wasted:
         parts.append(f"{_hits(tally.wasted)} without effect")
-    if tally.works_lost:
-        parts.append(f"the redoubt loses {tally.works_lost} strength")
+    if tally.redoubt_lost:
+        parts.append(f"the redoubt loses {tally.redoubt_lost} strength")
     left = ", ".join(f"{u.id} {u.strength}" for u in stack.units) or "nothing"
     body = "; ".join(parts) if parts else "no losses"
     return f"The {side}'s stack: {body}; left: {left}."

@@ -24,7 +24,7 @@ class StepOptions(BaseModel):
     """Taking hits 1 (the side that rolled chooses), 2 (the owner chooses) or 3 (stacking order)."""
     reduce_per: ReducePer = "strength"
     """Note [1]: one hit ignored for every two retreating strength points (its example) or units."""
-    works_absorb_hits: bool = False
+    redoubt_absorbs: bool = False
     """Extra defense: a redoubt absorbs its intrinsic strength in hits before the units take any."""
     stacking: StackingBy = "none"
     """Stacking: a limit counted in units or in strength points per hex."""

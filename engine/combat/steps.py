@@ -32,7 +32,7 @@ class Stack(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     units: tuple[Unit, ...]
-    works: int = Field(default=0, ge=0)
+    redoubt: int = Field(default=0, ge=0)
     """Extra attack strength: the intrinsic strength of a redoubt the stack holds."""
     cover: bool = False
     """Extra defense from the position (a city): every unit takes hits as armor does."""
@@ -64,21 +64,21 @@ class HitTally(BaseModel):
 
     hits: int
     remaining: int
-    in_works: bool = False
+    in_redoubt: bool = False
     absorbed: int = 0
     half: str | None = None
     """An armored unit that has taken the first hit of a pair."""
     wasted: int = 0
-    works_lost: int = 0
+    redoubt_lost: int = 0
     losses: tuple[str, ...] = ()
     """Unit ids, one entry per step lost, in order."""
     eliminated: tuple[str, ...] = ()
 
 
-def begin_hits(stack: Stack, hits: int, in_works: bool, works_absorb_hits: bool) -> tuple[Stack, HitTally]:
+def begin_hits(stack: Stack, hits: int, in_redoubt: bool, redoubt_absorbs: bool) -> tuple[Stack, HitTally]:
     """Start applying ``hits``: a redoubt that absorbs hits takes its intrinsic strength first."""
-    absorbed = min(stack.works, hits) if in_works and works_absorb_hits else 0
-    tally = HitTally(hits=hits, remaining=hits - absorbed, in_works=in_works, absorbed=absorbed)
+    absorbed = min(stack.redoubt, hits) if in_redoubt and redoubt_absorbs else 0
+    tally = HitTally(hits=hits, remaining=hits - absorbed, in_redoubt=in_redoubt, absorbed=absorbed)
     return _settle(stack, tally)
 
 
@@ -155,10 +155,10 @@ def _lose_step(stack: Stack, tally: HitTally, unit: Unit) -> tuple[Stack, HitTal
 def _settle(stack: Stack, tally: HitTally) -> tuple[Stack, HitTally]:
     # Extra attack strength: once the units are gone, further hits wear the redoubt down.
     if not stack.units and tally.remaining > 0:
-        lost = min(stack.works, tally.remaining) if tally.in_works else 0
-        stack = stack.model_copy(update={"works": stack.works - lost})
+        lost = min(stack.redoubt, tally.remaining) if tally.in_redoubt else 0
+        stack = stack.model_copy(update={"redoubt": stack.redoubt - lost})
         tally = tally.model_copy(
-            update={"works_lost": lost, "wasted": tally.wasted + tally.remaining - lost, "remaining": 0}
+            update={"redoubt_lost": lost, "wasted": tally.wasted + tally.remaining - lost, "remaining": 0}
         )
     # Extra defense: a lone hit left on an armored unit has no effect (halves, fraction dropped).
     if tally.remaining == 0 and tally.half is not None:

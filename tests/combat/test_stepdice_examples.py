@@ -48,7 +48,7 @@ def test_rerolls_loser_luigi_rerolls_all_six_twice_for_nothing() -> None:
 
 
 def test_extra_attack_strength_ivan_counter_attacks_with_eleven() -> None:
-    ivan = stack(6, prefix="ivan", works=5)
+    ivan = stack(6, prefix="ivan", redoubt=5)
     francois = stack(8, prefix="fr")
     dice = FixedDice(faces(0, 8) + faces(0, 11))
     ex = open_exchange(francois, ivan, StepOptions(), dice)
@@ -61,14 +61,14 @@ def test_extra_attack_strength_ivan_counter_attacks_with_eleven() -> None:
 
 def test_extra_attack_strength_further_hits_wear_the_redoubt_down() -> None:
     # "additional hits reduce the intrinsic strength of the redoubt"
-    ivan = stack(2, prefix="ivan", works=5)
+    ivan = stack(2, prefix="ivan", redoubt=5)
     francois = stack(8, prefix="fr")
     dice = FixedDice(faces(5, 8) + faces(0, 7))
     ex = choose_defence(open_exchange(francois, ivan, StepOptions(), dice), "accept_and_counter", dice)
     ex = choose_attack(ex, "accept")
     assert ex.defender.units == ()
-    assert ex.defender.works == 2
-    assert ex.tallies["defender"].works_lost == 3
+    assert ex.defender.redoubt == 2
+    assert ex.tallies["defender"].redoubt_lost == 3
 
 
 def test_extra_defense_rolf_armor_loses_one_of_three_hits_nigel_takes_one() -> None:
@@ -86,16 +86,16 @@ def test_extra_defense_rolf_armor_loses_one_of_three_hits_nigel_takes_one() -> N
 
 def test_extra_defense_a_city_gives_infantry_the_armor_advantage() -> None:
     city = stack(4, prefix="inf", cover=True)
-    after, tally = land_all(*begin_hits(city, 3, in_works=True, works_absorb_hits=False))
+    after, tally = land_all(*begin_hits(city, 3, in_redoubt=True, redoubt_absorbs=False))
     assert after.strength == 3
     assert tally.wasted == 1
 
 
 def test_extra_defense_a_redoubt_absorbs_its_strength_in_hits_undamaged() -> None:
-    held = stack(6, works=5)
-    after, tally = land_all(*begin_hits(held, 7, in_works=True, works_absorb_hits=True))
+    held = stack(6, redoubt=5)
+    after, tally = land_all(*begin_hits(held, 7, in_redoubt=True, redoubt_absorbs=True))
     assert tally.absorbed == 5
-    assert after.works == 5  # without being damaged
+    assert after.redoubt == 5  # without being damaged
     assert after.strength == 4
 
 
@@ -103,7 +103,7 @@ def test_soft_units_strength_eight_steps_six_four_two_then_gone() -> None:
     soft = Stack(units=(Unit(id="soft", strength=8, soft=True),))
     seen = []
     for _ in range(4):
-        soft, _tally = land_all(*begin_hits(soft, 1, in_works=False, works_absorb_hits=False))
+        soft, _tally = land_all(*begin_hits(soft, 1, in_redoubt=False, redoubt_absorbs=False))
         seen.append(soft.strength)
     assert seen == [6, 4, 2, 0]
     assert soft.units == ()

@@ -20,7 +20,7 @@ from tests.combat.helpers import faces, stack
 
 
 def order_hits(s: Stack, hits: int) -> Stack:
-    return land_all(*begin_hits(s, hits, in_works=False, works_absorb_hits=False))[0]
+    return land_all(*begin_hits(s, hits, in_redoubt=False, redoubt_absorbs=False))[0]
 
 
 # -- the combat sequence ------------------------------------------------------------------------
@@ -156,7 +156,7 @@ def test_taking_hits_3_stacking_order_armor_takes_two_hits_for_one_step() -> Non
 
 def test_taking_hits_3_stacking_order_a_lone_last_hit_on_armor_has_no_effect() -> None:
     s = Stack(units=(Unit(id="inf", strength=3), Unit(id="tank", strength=3, extra_defence=True)))
-    after, tally = land_all(*begin_hits(s, 2, in_works=False, works_absorb_hits=False))
+    after, tally = land_all(*begin_hits(s, 2, in_redoubt=False, redoubt_absorbs=False))
     assert [(u.id, u.strength) for u in after.units] == [("inf", 2), ("tank", 3)]
     assert tally.wasted == 1
 
@@ -190,9 +190,9 @@ def test_note_1_reduce_per_units_counts_retreating_units() -> None:
     assert choose_defence(by_points, "retreat", FixedDice([])).hits_on["defender"] == 0
 
 
-def test_extra_defense_works_absorb_hits_only_while_the_stack_holds_the_redoubt() -> None:
-    options = StepOptions(works_absorb_hits=True)
-    held = stack(4, prefix="d", works=2)
+def test_extra_defense_redoubt_absorbs_only_while_the_stack_holds_the_redoubt() -> None:
+    options = StepOptions(redoubt_absorbs=True)
+    held = stack(4, prefix="d", redoubt=2)
     ex = open_exchange(stack(8, prefix="a"), held, options, FixedDice(faces(3, 8)))
     ex = choose_attack(choose_defence(ex, "accept_and_counter", FixedDice(faces(0, 6))), "accept")
     assert ex.tallies["defender"].absorbed == 2 and ex.defender.strength == 3
@@ -202,7 +202,7 @@ def test_extra_defense_works_absorb_hits_only_while_the_stack_holds_the_redoubt(
 
 
 def test_extra_defense_without_the_option_a_redoubt_absorbs_nothing() -> None:
-    after, tally = begin_hits(stack(4, works=3), 2, in_works=True, works_absorb_hits=False)
+    after, tally = begin_hits(stack(4, redoubt=3), 2, in_redoubt=True, redoubt_absorbs=False)
     assert tally.absorbed == 0 and tally.remaining == 2
 
 

@@ -74,7 +74,7 @@ def numbered(us: list[Unit]) -> Stack:
 def test_taking_hits_each_hit_lowers_what_it_takes_to_eliminate_by_one(
     us: list[Unit], hits: int, picks: list[int]
 ) -> None:
-    stack, tally = begin_hits(numbered(us), hits, in_works=False, works_absorb_hits=False)
+    stack, tally = begin_hits(numbered(us), hits, in_redoubt=False, redoubt_absorbs=False)
     start = capacity(stack, tally)
     for pick in picks:
         targets = hit_targets(stack, tally)
