@@ -519,3 +519,21 @@ def test_parse_bad_numbers_read_well(text: str, says: str) -> None:
     assert says in msg
     assert f"'{text}'" in msg
     assert "0507" in msg or "01" in msg
+
+
+@given(st.integers(1, 98), st.integers(2, 98))
+def test_printed_neighbours_follow_the_odd_q_layout(col: int, row: int) -> None:
+    # N and S keep the column; to the east, an odd column's NE shares the row above,
+    # an even column (shoved down) shares its own row
+    h = from_offset(col, row)
+    assert to_offset(neighbor(h, 0)) == (col, row - 1)
+    assert to_offset(neighbor(h, 3)) == (col, row + 1)
+    if col % 2 == 1:
+        assert to_offset(neighbor(h, 1)) == (col + 1, row - 1)
+        assert to_offset(neighbor(h, 2)) == (col + 1, row)
+    else:
+        assert to_offset(neighbor(h, 1)) == (col + 1, row)
+        assert to_offset(neighbor(h, 2)) == (col + 1, row + 1)
+    if col > 1:
+        west = {to_offset(neighbor(h, 4)), to_offset(neighbor(h, 5))}
+        assert west == ({(col - 1, row), (col - 1, row - 1)} if col % 2 == 1 else {(col - 1, row), (col - 1, row + 1)})
