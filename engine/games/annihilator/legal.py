@@ -1,0 +1,189 @@
+"""Every legal action of a seat, step by step: the single source of input (3.0)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from engine.core.hexes import DIRECTION_NAMES
+from engine.core.protocol import Action
+from engine.games.annihilator import data
+from engine.games.annihilator.board import Board, move_cost
+from engine.games.annihilator.combat import can_attack
+from engine.games.annihilator.state import State, Unit
+
+# step -> (seat, verbs, prompt text, rule, secret)
+STEPS: dict[str, tuple[str, tuple[str, ...], str, str, bool]] = {
+    "deploy": (data.ANNIHILATOR, ("place", "lift", "autodeploy", "ready"),
+               "set up the Security Robots and Repairbots (or take the default deployment), then say ready", "4.1",
+               False),
+    "land": (data.MARINES, ("land",), "roll for the three impact hexes", "4.2", False),
+    "h_move": (data.MARINES, ("move", "recover", "done"), "move the Marines", "5.1", False),
+    "h_combat": (data.MARINES, ("attack", "done"), "close combat", "7.1", False),
+    "h_advance": (data.MARINES, ("advance", "done"), "advance into the hexes just cleared", "8.3", False),
+    "a_advance": (data.ANNIHILATOR, ("advance", "done"), "advance into the hexes just cleared", "8.3", False),
+    "h_demo": (data.MARINES, ("charge", "cancel", "done"), "give your demolition orders (sealed)", "8.1", True),
+    "a_move": (data.ANNIHILATOR, ("move", "done"), "move the robots", "5.1", False),
+    "a_combat": (data.ANNIHILATOR, ("attack", "mind", "done"), "close combat and the Mind Weapon", "7.1", False),
+    "a_repair": (data.ANNIHILATOR, ("repair", "done"), "repair with Repairbots", "9.0", False),
+}
+
+_ACTIONS: dict[tuple[str, tuple[tuple[str, str], ...]], Action] = {}
+
+
+def act(verb: str, **args: str) -> Action:
+    """An Action, shared between calls: legal lists are rebuilt often and actions are frozen."""
+    key = (verb, tuple(args.items()))
+    a = _ACTIONS.get(key)
+    if a is None:
+        if len(_ACTIONS) > 50_000:
+            _ACTIONS.clear()
+        a = _ACTIONS[key] = Action(verb=verb, args=dict(args))
+    return a
+
+
+@cache
+def placeable() -> tuple[str, ...]:
+    """Hexes a robot may be set up in (4.1): any hex robots may enter."""
+    return tuple(sorted(n for n in data.hexes_by_number() if move_cost(State(), False, n) is not None))
+
+
+def movers(state: State, side: str) -> list[Unit]:
+    """Units of ``side`` that may still move: on the map, not disrupted, points left (5.1)."""
+    return [u for u in state.side_units(side) if u.hex and not u.disrupted and u.mp > 0]
+
+
+def legal(state: State, seat: str) -> list[Action]:
+    """Every legal action of ``seat`` now."""
+    if state.step not in STEPS or STEPS[state.step][0] != seat:
+        return []
+    out: list[Action] = []
+    for verb in STEPS[state.step][1]:
+        out.extend(_GEN[verb](state))
+    return out
+
+
+def has_choice(state: State) -> bool:
+    """Whether the step offers anything besides ending it."""
+    if state.step not in STEPS:
+        return False
+    return any(_GEN[v](state) for v in STEPS[state.step][1] if v != "done")
+
+
+def _place(state: State) -> list[Action]:
+    todo = [u for u in state.side_units(data.ANNIHILATOR) if not u.hex]
+    if not todo:
+        return []
+    board = Board(state)
+    hexes = [h for h in placeable() if board.room(h, data.ANNIHILATOR)]
+    return [act("place", unit=u.id, at=h) for u in todo for h in hexes]
+
+
+def _lift(state: State) -> list[Action]:
+    return [act("lift", unit=u.id) for u in state.side_units(data.ANNIHILATOR) if u.hex]
+
+
+def _autodeploy(state: State) -> list[Action]:
+    return [act("autodeploy")] if any(not u.hex for u in state.side_units(data.ANNIHILATOR)) else []
+
+
+def _ready(state: State) -> list[Action]:
+    return [] if any(not u.hex for u in state.side_units(data.ANNIHILATOR)) else [act("ready")]
+
+
+def _land(state: State) -> list[Action]:
+    return [act("land")]
+
+
+def _move(state: State) -> list[Action]:
+    side = STEPS[state.step][0]
+    board = Board(state)
+    return [act("move", unit=u.id, to=h) for u in movers(state, side) for h in board.destinations(u, u.mp)]
+
+
+def _advance(state: State) -> list[Action]:
+    side = STEPS[state.step][0]
+    board = Board(state)
+    return [
+        act("advance", unit=u.id, to=h) for u in movers(state, side) for h in board.destinations(u, u.mp, only=state.fresh)
+    ]
+
+
+def _recover(state: State) -> list[Action]:
+    return [
+        act("recover", unit=u.id)
+        for u in state.side_units(data.MARINES)
+        if u.kind == "assault" and u.arrived and u.hex in state.caches
+    ]
+
+
+def must_leave(state: State) -> list[Unit]:
+    """Units that set a charge here and can still move out this movement phase (8.1)."""
+    board = Board(state)
+    return [u for u in movers(state, data.MARINES) if u.leave and u.hex == u.leave and board.destinations(u, u.mp)]
+
+
+def _done(state: State) -> list[Action]:
+    if state.step == "h_move" and must_leave(state):
+        return []
+    return [act("done")]
+
+
+def _attack(state: State) -> list[Action]:
+    side = STEPS[state.step][0]
+    hexes = sorted({u.hex for u in state.side_units(side) if u.hex})
+    return [act("attack", at=h) for h in hexes if can_attack(state, h, side)]
+
+
+def _mind(state: State) -> list[Action]:
+    if state.mind_used:
+        return []
+    return [act("mind", at=h) for h in sorted({u.hex for u in state.side_units(data.MARINES) if u.hex})]
+
+
+def chargers(state: State) -> list[Unit]:
+    """Units that may still set a charge this demolition phase (8.1, 8.4)."""
+    ordered = {o.unit for o in state.orders}
+    return [
+        u
+        for u in state.side_units(data.MARINES)
+        if u.hex and not u.disrupted and u.charges > 0 and u.id not in ordered
+    ]
+
+
+def _charge(state: State) -> list[Action]:
+    return [
+        act("charge", unit=u.id, pattern=p, at=u.hex, facing=f)
+        for u in chargers(state)
+        for p in u.utype.patterns
+        for f in DIRECTION_NAMES
+    ]
+
+
+def _cancel(state: State) -> list[Action]:
+    return [act("cancel", unit=o.unit) for o in state.orders]
+
+
+def _repair(state: State) -> list[Action]:
+    return [
+        act("repair", unit=u.id)
+        for u in state.side_units(data.ANNIHILATOR)
+        if u.kind == "repair" and u.hex and u.hex in state.markers and u.id not in state.repaired
+    ]
+
+
+_GEN = {
+    "place": _place,
+    "lift": _lift,
+    "autodeploy": _autodeploy,
+    "ready": _ready,
+    "land": _land,
+    "move": _move,
+    "advance": _advance,
+    "recover": _recover,
+    "done": _done,
+    "attack": _attack,
+    "mind": _mind,
+    "charge": _charge,
+    "cancel": _cancel,
+    "repair": _repair,
+}
