@@ -1,0 +1,95 @@
+"""Game records: export, then re-run through the engine checking every result and roll."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.dbtools import check_store
+from bot.records import GameRecord
+from bot.replay_tool import check_record
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def finished_toy_record(core, secret_seed: bool = True) -> GameRecord:
+    seed = "" if secret_seed else "seed:5"
+    r = await core.handle_line("alice", "console:#t", f"/game new game:toy opponent:bob pile:2 {seed}")
+    gid = r[0].game_id
+    await core.handle_line("bob", "console:#t", "/game accept")
+    while gid in core.live:
+        g = core.live[gid]
+        p = g.pending()[0]
+        a = g.rules.legal_actions(g.state, p.seat)[0]
+        await core.handle_line(g.user_of(p.seat), "console:#t", a.text() + f" game:{gid}")
+    r = await core.handle_line("alice", "console:#t", f"/game export game:{gid}")
+    return GameRecord.model_validate_json(r[0].file_text)
+
+
+async def test_a_finished_record_replays_with_every_result_and_roll_checked(core, tmp_path):
+    rec = await finished_toy_record(core)
+    assert rec.seed is not None and rec.status == "over" and rec.outcome is not None
+    assert all(a.action is not None for a in rec.actions)
+    assert check_record(rec, tmp_path / "boards") == []
+    assert list((tmp_path / "boards").glob("*.png"))
+
+
+async def test_a_changed_result_is_reported(core):
+    rec = await finished_toy_record(core)
+    first = next(a for a in rec.actions if a.events)
+    first.events[0] = "something else happened"
+    problems = check_record(rec, None)
+    assert any(f"#{first.seq}: results differ" in p for p in problems)
+
+
+async def test_a_roll_that_does_not_follow_from_the_seed_is_reported(core):
+    rec = await finished_toy_record(core)
+    rolled = next(a for a in rec.actions if a.rolls)
+    r = rolled.rolls[0]
+    rolled.rolls[0] = r.model_copy(update={"value": r.value % 6 + 1})
+    problems = check_record(rec, None)
+    assert any(f"#{rolled.seq}" in p for p in problems)
+
+
+async def test_the_record_format_is_documented_field_by_field(core):
+    rec = await finished_toy_record(core)
+    doc = (ROOT / "docs" / "record-format.md").read_text()
+    for field in json.loads(rec.model_dump_json()):
+        assert f"`{field}`" in doc
+    for field in json.loads(rec.actions[0].model_dump_json()):
+        assert f"`{field}`" in doc
+
+
+async def test_db_check_finds_nothing_wrong_in_a_healthy_store(core, store):
+    await finished_toy_record(core)
+    assert await check_store(store) == []
+
+
+async def test_db_check_reports_a_snapshot_that_differs_from_the_log(core, store):
+    r = await core.handle_line("alice", "console:#t", "/game new game:toy opponent:bob pile:9")
+    gid = r[0].game_id
+    await core.handle_line("bob", "console:#t", "/game accept")
+    async with store.transaction():
+        await store.put_snapshot(gid, 1, 0, core.live[gid].state.model_copy(update={"pile": 1}).model_dump_json())
+    problems = await check_store(store)
+    assert any(f"game #{gid}" in p and "differs" in p for p in problems)
+
+
+def test_db_backup_and_check_commands(tmp_path):
+    db = tmp_path / "h.db"
+    env = {"PATH": "/usr/bin:/bin", "HEXHIVE_DATABASE": str(db), "HOME": str(tmp_path)}
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "bot.cli", *args], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=60)
+
+    assert run("db", "check").returncode == 2  # no database yet
+    script = tmp_path / "s.txt"
+    script.write_text("alice: /help\n")
+    assert run("console", "--script", str(script), "--db", str(db)).returncode == 0
+    p = run("db", "check")
+    assert p.returncode == 0 and "ok" in p.stdout
+    p = run("db", "backup", str(tmp_path / "copy.db"))
+    assert p.returncode == 0 and (tmp_path / "copy.db").exists()
