@@ -1,0 +1,176 @@
+"""OneWorld as a ``GameRules``: prompts, legal actions and the dispatch of each verb by step."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from pydantic import BaseModel
+
+from engine.core.dice import Dice
+from engine.core.errors import BadArguments
+from engine.core.protocol import Action, Event, GameConfig, GameRules, Outcome, Prompt, VerbSpec, View
+from engine.games.oneworld import combat, explain, gods, setup, turn, verbs, view
+from engine.games.oneworld.options import OPTIONS_HELP, parse_options
+from engine.games.oneworld.state import SEATS, State, fork, other
+
+
+class OneWorld(GameRules):
+    """The War between the Gods: BORG against CHEZ on OneWorld."""
+
+    name = "oneworld"
+    title = "OneWorld"
+    seats = SEATS
+    scenarios = ("standard",)
+    options_help = OPTIONS_HELP
+
+    def setup(self, config: GameConfig, dice: Dice) -> State:
+        """3.0: a new game, with the set-up roll (3.2) already made."""
+        if config.scenario not in ("", "standard"):
+            raise BadArguments(f"OneWorld has no scenario '{config.scenario}'; the only one is: standard")
+        return setup.new_state(parse_options(dict(config.options)), dice)
+
+    def state_model(self) -> type[BaseModel]:
+        return State
+
+    def pending(self, state: BaseModel) -> list[Prompt]:
+        """Who must decide what now."""
+        s = cast(State, state)
+        return _prompts(s)
+
+    def legal_actions(self, state: BaseModel, seat: str) -> list[Action]:
+        """Every legal action of ``seat`` now (cached on the state, which never changes)."""
+        s = cast(State, state)
+        cache = s._legal
+        if cache is None:
+            cache = {}
+            s._legal = cache
+        if seat not in cache:
+            cache[seat] = _legal(s, seat)
+        return cache[seat]
+
+    def _apply(
+        self, state: BaseModel, seat: str, action: Action, dice: Dice
+    ) -> tuple[BaseModel, list[Event]]:
+        s = cast(State, state)
+        return _dispatch(s, seat, action, dice)
+
+    def explain_illegal(self, state: BaseModel, seat: str, action: Action) -> str:
+        """Why an order is refused, naming the Child, the hex and the rule."""
+        return explain.why(cast(State, state), seat, action)
+
+    def view(self, state: BaseModel, viewer: str | None) -> View:
+        """What ``viewer`` may see; unrevealed aspects only to their chooser."""
+        return view.build(cast(State, state), viewer)
+
+    def outcome(self, state: BaseModel) -> Outcome | None:
+        """11.2: the seat whose god survives, once a god's last life is gone."""
+        s = cast(State, state)
+        if s.step != "over":
+            return None
+        score = {seat: s.lives.get(seat, 0) for seat in SEATS}
+        return Outcome(winner=s.winner or None, reason=s.end_reason, score=score)
+
+    def verbs(self) -> list[VerbSpec]:
+        """Every OneWorld command, with help text and the rule it applies."""
+        return verbs.SPECS
+
+
+def _prompts(s: State) -> list[Prompt]:
+    step = s.step
+    if step == "over":
+        return []
+    if step == "combat" and s.fight is not None:
+        group = f"combat {s.fight.hex} round {s.fight.round}"
+        return [
+            Prompt(
+                seat=seat,
+                verbs=("aspects",),
+                secret=True,
+                group=group,
+                rule="8.2",
+                text=f"Choose the aspects of your Children in {s.fight.hex} (round {s.fight.round})",
+            )
+            for seat in SEATS
+            if seat not in s.fight.chosen
+        ]
+    if step in ("accost_child", "accost_god") and s.accost is not None:
+        seat = s.active if step == "accost_child" else other(s.active)
+        what = f"your Child {s.accost.child}" if step == "accost_child" else "your god"
+        return [
+            Prompt(
+                seat=seat,
+                verbs=("aspect",),
+                secret=True,
+                group=f"accost {s.accost.hex} turn {s.turn}",
+                rule="10.4",
+                text=f"Choose the aspect of {what} in {s.accost.hex}",
+            )
+        ]
+    texts: dict[str, tuple[tuple[str, ...], str, str]] = {
+        "order": (("order",), "You won the set-up roll: set up first or second?", "3.2"),
+        "end": (("defend",), "Choose the end of the map to defend", "3.3"),
+        "tower": (("tower",), "Choose the hex of your Tower of Balance", "3.4"),
+        "gods": (("gods",), "Place your three gods in one hex near your end", "3.3"),
+        "place": (
+            ("place", "place_all", "done"),
+            "Place your thirteen Children within seven hexes of your god",
+            "3.3",
+        ),
+        "move": (("move", "transform", "flee", "end"), "Move your Children, then /end", "4.2"),
+        "fight": (("fight",), "Choose the next combat to fight", "8.1"),
+    }
+    verbs_, text, rule = texts[step]
+    return [Prompt(seat=s.active, verbs=verbs_, text=text, rule=rule)]
+
+
+def _legal(s: State, seat: str) -> list[Action]:
+    step = s.step
+    if step in ("order", "end", "tower", "gods", "place"):
+        return setup.legal(s, seat)
+    if step == "move":
+        return turn.legal(s, seat)
+    if step == "fight":
+        return [Action(verb="fight", args={"hex": h}) for h in s.fights] if seat == s.active else []
+    if step == "combat":
+        return combat.legal_choices(s, seat)
+    if step in ("accost_child", "accost_god"):
+        return gods.accost_legal(s, seat)
+    return []
+
+
+def _dispatch(s: State, seat: str, action: Action, dice: Dice) -> tuple[State, list[Event]]:
+    verb, args = action.verb, action.args
+    if verb in ("order", "defend", "tower", "gods", "place", "place_all", "done"):
+        return setup.apply(s, seat, action)
+    if verb == "move":
+        return turn.apply_move(s, seat, action, dice)
+    if verb == "transform":
+        return gods.transform(s, seat, str(args["child"]), str(args["aspect"]))
+    if verb == "flee":
+        return gods.flee(s, seat, str(args["to"]))
+    if verb == "end":
+        return turn.end_movement(s, dice)
+    if verb == "fight":
+        return combat.start(s, str(args["hex"]))
+    if verb == "aspect":
+        return gods.choose(s, seat, str(args["aspect"]))
+    if verb == "aspects":
+        return _aspects(s, seat, action, dice)
+    raise BadArguments(f"OneWorld has no command /{verb}")
+
+
+def _aspects(s: State, seat: str, action: Action, dice: Dice) -> tuple[State, list[Event]]:
+    new, events, ready = combat.choose(s, seat, combat.from_args(dict(action.args)))
+    if not ready:
+        return new, events
+    new, more, over = combat.resolve_round(new)
+    events += more
+    if over:
+        new, rest = turn.next_fight(fork(new, step="combat"), dice)
+        events += rest
+    return new, events
+
+
+def options_of(state: State) -> dict[str, Any]:
+    """The options of a game, as a plain dict."""
+    return state.options.model_dump()
