@@ -4,6 +4,7 @@ and stacks laid out so each unit in a hex stays readable."""
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from PIL import ImageDraw
 
@@ -22,37 +23,66 @@ def counter_width(size: float) -> int:
     return round(size * 1.08)
 
 
+# Rows of counters for small stacks, kept side by side so the hex number stays in view.
+SMALL_ROWS = {2: (2,), 3: (2, 1), 4: (2, 2)}
+GAP = 0.08
+"""Gap between counters in a stack, as a fraction of their width."""
+
+
+def _row_tuples(n: int) -> list[tuple[int, ...]]:
+    out = []
+    for a in range(1, 5):
+        for b in range(1, 5):
+            if a + b == n:
+                out.append((a, b))
+            for c in range(1, 5):
+                if a + b + c == n:
+                    out.append((a, b, c))
+    return out
+
+
+def _fits(rows: tuple[int, ...], w: float, dy: float, limit: float) -> bool:
+    # A flat-topped hex of size 1 holds (x, y) when |y| <= sqrt(3)/2 and |x| + |y|/sqrt(3) <= 1.
+    g = GAP * w
+    top = dy - (len(rows) * w + (len(rows) - 1) * g) / 2
+    for i, k in enumerate(rows):
+        half = (k * w + (k - 1) * g) / 2
+        for y in (top + i * (w + g), top + i * (w + g) + w):
+            if abs(y) > limit * math.sqrt(3) / 2 or half + abs(y) / math.sqrt(3) > limit:
+                return False
+    return True
+
+
+def _widest(rows: tuple[int, ...], dy: float, limit: float) -> float:
+    lo, hi = 0.0, 1.2
+    for _ in range(30):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if _fits(rows, mid, dy, limit) else (lo, mid)
+    return lo
+
+
+@lru_cache(maxsize=16)
+def _arrangement(n: int) -> tuple[tuple[int, ...], float, float]:
+    if n in SMALL_ROWS:
+        # Small stacks may reach a little over the hex edge: legible counters matter more.
+        return SMALL_ROWS[n], min(0.8, _widest(SMALL_ROWS[n], 0.1, 1.15)), 0.1
+    best = max(_row_tuples(n), key=lambda rows: (round(_widest(rows, 0.0, 0.98), 4), -len(rows)))
+    return best, _widest(best, 0.0, 0.98), 0.0
+
+
 def stack_slots(n: int, size: float) -> list[tuple[float, float, float]]:
     """(dx, dy, width) of each counter of an ``n``-counter stack, relative to the hex centre."""
-    s = size
     if n <= 1:
-        return [(0.0, 0.1 * s, counter_width(s))]
-    if n == 2:
-        w = round(0.8 * s)
-        return [(-0.43 * s, 0.12 * s, w), (0.43 * s, 0.12 * s, w)]
-    if n <= 4:
-        w, gap = round(0.76 * s), 0.04 * s
-        step = w + gap
-        cy = 0.1 * s
-        cells = [
-            (-step / 2, cy - step / 2),
-            (step / 2, cy - step / 2),
-            (-step / 2, cy + step / 2),
-            (step / 2, cy + step / 2),
-        ]
-        return [(x, y, w) for x, y in cells[:n]]
-    cols = 3
-    rows = math.ceil(n / cols)
-    w = round((0.58 if rows == 2 else 0.5) * s)
-    gap = 0.05 * s
-    step = w + gap
-    top = 0.16 * s - (rows - 1) * step / 2
+        return [(0.0, 0.1 * size, counter_width(size))]
+    rows, w, dy = _arrangement(n)
+    g = GAP * w
+    top = dy - (len(rows) * w + (len(rows) - 1) * g) / 2
     out = []
-    for i in range(n):
-        r, c = divmod(i, cols)
-        in_row = min(cols, n - r * cols)
-        x = (c - (in_row - 1) / 2) * step
-        out.append((x, top + r * step, w))
+    for i, k in enumerate(rows):
+        y = top + i * (w + g) + w / 2
+        for j in range(k):
+            x = (j - (k - 1) / 2) * (w + g)
+            out.append((x * size, y * size, w * size))
     return out
 
 

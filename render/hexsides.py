@@ -39,22 +39,21 @@ def draw_hollow(d: ImageDraw.ImageDraw, segs: list[tuple[Point, Point]], colour:
 
 
 def draw_runes(d: ImageDraw.ImageDraw, segs: list[tuple[Point, Point]], colour: RGB, width: int) -> None:
-    """A dark wavy line with tick marks across it: the Runelines."""
-    w = max(3, width)
+    """A dark wavy line with short tick marks across it: the Runelines."""
+    w = max(2, width - 2)
+    amp = max(2.0, width * 0.5)
     for (x1, y1), (x2, y2) in segs:
         length = math.hypot(x2 - x1, y2 - y1)
         nx, ny = -(y2 - y1) / length, (x2 - x1) / length
-        amp = max(2.5, width * 0.8)
         pts = []
-        n = 16
-        for i in range(n + 1):
-            t = i / n
+        for i in range(13):
+            t = i / 12
             o = math.sin(t * 2 * math.pi) * amp
             pts.append((x1 + (x2 - x1) * t + nx * o, y1 + (y2 - y1) * t + ny * o))
         d.line(pts, fill=colour, width=w, joint="curve")
-        for t in (0.25, 0.75):
+        for t in (0.0, 0.5):
             mx, my = x1 + (x2 - x1) * t, y1 + (y2 - y1) * t
-            k = amp + width * 1.4
+            k = amp + 3
             d.line([(mx - nx * k, my - ny * k), (mx + nx * k, my + ny * k)], fill=colour, width=max(2, w - 1))
 
 

@@ -44,10 +44,15 @@ def highlight_inset(size: float) -> float:
     return max(3.0, size * 0.1)
 
 
-def draw_highlight(d: ImageDraw.ImageDraw, lay: Layout, h: Hex, hv: HighlightView, level: int = 0) -> None:
-    """Tint a hex and outline it just inside its edge; a second highlight runs further inside."""
-    colour, alpha, dashed = highlight_style(hv.kind)
+def tint_highlight(d: ImageDraw.ImageDraw, lay: Layout, h: Hex, hv: HighlightView) -> None:
+    """Tint a highlighted hex in its kind's colour (drawn before any outline)."""
+    colour, alpha, _ = highlight_style(hv.kind)
     d.polygon(lay.corners(h, 1), fill=colour + (alpha,))
+
+
+def outline_highlight(d: ImageDraw.ImageDraw, lay: Layout, h: Hex, hv: HighlightView, level: int = 0) -> None:
+    """Outline a hex just inside its edge; a second highlight of the same hex runs further inside."""
+    colour, _, dashed = highlight_style(hv.kind)
     width = max(3, round(lay.size / 9))
     pts = lay.corners(h, highlight_inset(lay.size) + level * (width + 1))
     ring = pts + [pts[0]]

@@ -15,7 +15,7 @@ from engine.core.hexes import Hex, format_ccrr, megahex_centre, neighbor
 from engine.core.maps import GameMap, MapData
 from render.geometry import Layout, bounds, fit, hex_size_for
 from render.hexsides import boundary_edges, draw_features
-from render.style import BACKGROUND, INK, MAP_BORDER, MEGAHEX_LINE, RGB, font, luminance, parse_colour, shade
+from render.style import BACKGROUND, INK, MAP_BORDER, MEGAHEX_LINE, RGB, font, luminance, parse_colour
 from render.textures import band_tile, pattern_tile, tile_size
 
 GRID_LINE = (0, 0, 0, 60)
@@ -184,18 +184,34 @@ def _regions(draw, game_map: GameMap, lay: Layout) -> None:
         )
 
 
+def short_names(names: list[str]) -> dict[str, str]:
+    """Labels for named hexes: a first word shared by four or more names is dropped ("impact 1-10" -> "1-10")."""
+    firsts: dict[str, int] = {}
+    for n in names:
+        words = n.split()
+        if len(words) > 1:
+            firsts[words[0]] = firsts.get(words[0], 0) + 1
+    out = {}
+    for n in names:
+        words = n.split()
+        out[n] = " ".join(words[1:]) if len(words) > 1 and firsts[words[0]] >= 4 else n
+    return out
+
+
 def _named(draw, game_map: GameMap, lay: Layout) -> None:
+    labels = short_names(list(game_map.named))
+    f = font(max(8, round(lay.size * 0.26)), "condensed")
     for name, hx in sorted(game_map.named.items(), key=lambda kv: kv[1]):
         cx, cy = lay.centre(hx)
         r = lay.size * 0.78
         draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=(150, 110, 20, 230), width=2)
-        f = font(max(8, round(lay.size * 0.26)), "condensed")
-        tw = f.getlength(name)
-        y = cy + lay.half_height - lay.size * 0.3
+        text = labels[name]
+        tw = f.getlength(text)
+        y = cy + lay.half_height - f.size - 6
         draw.rounded_rectangle(
             [cx - tw / 2 - 3, y - 1, cx + tw / 2 + 3, y + f.size + 2],
             radius=3,
             fill=(255, 250, 232, 225),
-            outline=shade((150, 110, 20), 1.0) + (255,),
+            outline=(150, 110, 20, 255),
         )
-        draw.text((cx, y), name, font=f, fill=INK, anchor="mt")
+        draw.text((cx, y), text, font=f, fill=INK, anchor="mt")

@@ -1,0 +1,238 @@
+"""Pieces on the board: counters, facing, disrupted and face-down counters, stacks, highlights, markers, arrows."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from engine.core.hexes import neighbor, parse_ccrr
+from engine.core.protocol import ArrowView, CounterView, HighlightView, MarkerView
+from render.counters import BIG_STACK, DISRUPTED, FACING, counter_width, facing_point, stack_slots
+from render.geometry import SQRT3, bounds
+from render.overlays import highlight_inset
+from render.style import ARROWS, HIGHLIGHTS, SIDE_COLOURS, parse_colour, shade
+from tests.render.conftest import board_layout, near, pixel, pixels, render, view_of
+
+OPEN = parse_colour("#e6e0c8")
+HEX = "0505"
+
+
+def _counter(**kw) -> CounterView:
+    base = dict(hex=HEX, side="A", label="Gantua", sub="12-6")
+    base.update(kw)
+    return CounterView(**base)
+
+
+def _lone_counter_box(plain_map):
+    lay = board_layout(plain_map)
+    ((dx, dy, w),) = stack_slots(1, lay.size)
+    cx, cy = lay.centre(parse_ccrr(HEX))
+    return cx + dx, cy + dy, w
+
+
+def test_counter_body_is_in_its_side_colour(plain_map):
+    img = render(view_of(counters=(_counter(), _counter(hex="0303", side="B"))), plain_map)
+    x, y, w = _lone_counter_box(plain_map)
+    assert pixel(img, (x - w / 2 + 3, y + 1)) == SIDE_COLOURS["red"]
+    lay = board_layout(plain_map)
+    bx, by = lay.centre(parse_ccrr("0303"))
+    assert pixel(img, (bx - w / 2 + 3, by + lay.size * 0.1 + 1)) == SIDE_COLOURS["blue"]
+
+
+def test_a_hex_colour_names_a_side(plain_map):
+    img = render(view_of(sides={"A": "#123456"}, counters=(_counter(),)), plain_map)
+    x, y, w = _lone_counter_box(plain_map)
+    assert pixel(img, (x - w / 2 + 3, y + 1)) == (0x12, 0x34, 0x56)
+
+
+def test_counter_label_is_drawn_in_contrasting_ink(plain_map):
+    img = render(view_of(counters=(_counter(),)), plain_map)
+    x, y, w = _lone_counter_box(plain_map)
+    box = img.crop((round(x - w * 0.4), round(y - w * 0.3), round(x + w * 0.4), round(y + w * 0.4)))
+    light = sum(1 for p in pixels(box) if min(p) > 200)
+    assert light > 30
+
+
+@pytest.mark.parametrize("facing", range(6))
+def test_facing_notch_sits_on_the_side_the_counter_faces(plain_map, facing):
+    img = render(view_of(counters=(_counter(facing=facing),)), plain_map)
+    x, y, w = _lone_counter_box(plain_map)
+    angle = math.radians((270, 330, 30, 90, 150, 210)[facing])
+    px, py = facing_point(x, y, w, facing)
+    out = (px + math.cos(angle) * w * 0.08, py + math.sin(angle) * w * 0.08)
+    assert near(pixel(img, out), FACING, 30)
+    back = facing_point(x, y, w, facing + 3)
+    back_out = (back[0] - math.cos(angle) * w * 0.08, back[1] - math.sin(angle) * w * 0.08)
+    assert not near(pixel(img, back_out), FACING, 60)
+
+
+def test_facing_north_points_up_and_south_east_points_right_and_down():
+    x, y = facing_point(0, 0, 40, 0)
+    assert (x, y) == pytest.approx((0, -20))
+    x, y = facing_point(0, 0, 40, 2)
+    assert x > 0 and y > 0
+
+
+def test_disrupted_counter_carries_a_red_corner_and_stripe(plain_map):
+    img = render(view_of(counters=(_counter(disrupted=True),)), plain_map)
+    x, y, w = _lone_counter_box(plain_map)
+    corner = (x + w / 2 - w * 0.03, y - w / 2 + w * 0.36)
+    assert near(pixel(img, corner), DISRUPTED, 10)
+    assert near(pixel(img, (x - w * 0.3, y + w / 2 - 2)), DISRUPTED, 10)
+    plain = render(view_of(counters=(_counter(),)), plain_map)
+    assert pixel(plain, corner) == SIDE_COLOURS["red"]
+
+
+def test_face_down_counter_reveals_nothing_of_itself(plain_map):
+    a = render(view_of(counters=(_counter(hidden=True, label="Gantua", sub="12-6"),)), plain_map)
+    b = render(view_of(counters=(_counter(hidden=True, label="Basic", sub="1-1"),)), plain_map)
+    x, y, w = _lone_counter_box(plain_map)
+    box = (round(x - w), round(y - w), round(x + w), round(y + w))
+    assert a.crop(box).tobytes() == b.crop(box).tobytes()
+    assert pixel(a, (x - w / 2 + 3, y + w * 0.3)) == shade(SIDE_COLOURS["red"], 0.7)
+
+
+def _inside_hex(x: float, y: float, size: float) -> bool:
+    return abs(y) <= SQRT3 / 2 * size + 1e-6 and abs(x) + abs(y) / SQRT3 <= size + 1e-6
+
+
+@pytest.mark.parametrize("n", range(BIG_STACK, 9))
+def test_a_big_stack_fits_inside_its_hex(n):
+    size = 34
+    slots = stack_slots(n, size)
+    assert len(slots) == n
+    for x, y, w in slots:
+        for cx in (x - w / 2, x + w / 2):
+            for cy in (y - w / 2, y + w / 2):
+                assert _inside_hex(cx, cy, size), (n, x, y, w)
+
+
+@pytest.mark.parametrize("n", range(2, 9))
+def test_stacked_counters_do_not_overlap(n):
+    slots = stack_slots(n, 34)
+    for i, (x1, y1, w1) in enumerate(slots):
+        for x2, y2, w2 in slots[i + 1 :]:
+            assert abs(x1 - x2) >= (w1 + w2) / 2 or abs(y1 - y2) >= (w1 + w2) / 2
+
+
+def test_small_stacks_keep_counters_big_enough_to_read():
+    for n in (2, 3, 4):
+        assert all(w >= 0.65 * 34 for _, _, w in stack_slots(n, 34))
+    assert stack_slots(1, 34)[0][2] == counter_width(34)
+
+
+def test_eight_counters_in_a_hex_are_all_drawn_and_badged(plain_map):
+    cvs = tuple(_counter(side="AB"[i % 2], label=f"U{i}", sub="") for i in range(8))
+    img = render(view_of(counters=cvs), plain_map)
+    lay = board_layout(plain_map)
+    cx, cy = lay.centre(parse_ccrr(HEX))
+    for (dx, dy, w), cv in zip(stack_slots(8, lay.size), cvs):
+        colour = SIDE_COLOURS["red" if cv.side == "A" else "blue"]
+        assert near(pixel(img, (cx + dx - w / 2 + 2, cy + dy)), colour, 25)
+    # The close-up repeats the stack in the panel, so the image grows no taller but carries it.
+    empty = render(view_of(), plain_map)
+    assert img.size == empty.size
+    panel = img.crop((empty.width - 300, 60, empty.width, empty.height))
+    assert sum(1 for p in pixels(panel) if p == SIDE_COLOURS["blue"]) > 200
+
+
+@pytest.mark.parametrize("kind", sorted(HIGHLIGHTS))
+def test_highlight_outlines_the_hex_in_its_kind_colour(plain_map, kind):
+    img = render(view_of(highlights=(HighlightView(hex=HEX, kind=kind),)), plain_map)
+    lay = board_layout(plain_map)
+    h = parse_ccrr(HEX)
+    pts = lay.corners(h, highlight_inset(lay.size))
+    mid = ((pts[1][0] + pts[2][0]) / 2, (pts[1][1] + pts[2][1]) / 2)
+    assert near(pixel(img, mid), HIGHLIGHTS[kind][0], 12)
+    assert pixel(img, lay.centre(h)) != OPEN  # tinted
+
+
+def test_highlight_kinds_have_distinct_colours():
+    assert len({c for c, _, _ in HIGHLIGHTS.values()}) == len(HIGHLIGHTS) == 6
+
+
+def test_two_highlights_on_one_hex_both_show(plain_map):
+    img = render(
+        view_of(highlights=(HighlightView(hex=HEX, kind="moved"), HighlightView(hex=HEX, kind="loss"))),
+        plain_map,
+    )
+    lay = board_layout(plain_map)
+    h = parse_ccrr(HEX)
+    found = {k: 0 for k in ("moved", "loss")}
+    x, y = lay.centre(h)
+    for p in pixels(
+        img.crop((round(x - lay.size), round(y - lay.size), round(x + lay.size), round(y + lay.size)))
+    ):
+        for k in found:
+            if near(p, HIGHLIGHTS[k][0], 12):
+                found[k] += 1
+    assert all(v > 20 for v in found.values()), found
+
+
+@pytest.mark.parametrize(
+    "kind", ["chit", "charge", "clear", "obstructed", "tower", "impact", "god", "beacon"]
+)
+def test_each_marker_kind_is_drawn_and_differs_from_the_others(plain_map, kind):
+    img = render(view_of(markers=(MarkerView(hex=HEX, kind=kind, text="7"),)), plain_map)
+    empty = render(view_of(), plain_map)
+    lay = board_layout(plain_map)
+    x, y = lay.centre(parse_ccrr(HEX))
+    box = (round(x - 15), round(y - 12), round(x + 15), round(y + 18))
+    assert img.crop(box).tobytes() != empty.crop(box).tobytes()
+    other = render(
+        view_of(markers=(MarkerView(hex=HEX, kind="chit" if kind != "chit" else "god", text="7"),)), plain_map
+    )
+    assert img.crop(box).tobytes() != other.crop(box).tobytes()
+
+
+def test_markers_move_aside_for_counters(plain_map):
+    img = render(view_of(markers=(MarkerView(hex=HEX, kind="charge"),), counters=(_counter(),)), plain_map)
+    x, y, w = _lone_counter_box(plain_map)
+    assert pixel(img, (x - w / 2 + 3, y + 1)) == SIDE_COLOURS["red"]
+    left = img.crop((round(x - 34), round(y), round(x - w / 2), round(y + 20)))
+    assert sum(1 for p in pixels(left) if near(p, (48, 44, 44), 15)) > 10
+
+
+def test_attack_arrow_runs_from_source_to_target_with_its_odds(plain_map):
+    src, dst = parse_ccrr("0303"), parse_ccrr("0306")
+    img = render(view_of(arrows=(ArrowView(src="0303", dst="0306", label="3-1"),)), plain_map)
+    lay = board_layout(plain_map)
+    (x1, y1), (x2, y2) = lay.centre(src), lay.centre(dst)
+    for t in (0.3, 0.5, 0.65):
+        assert near(pixel(img, (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t)), ARROWS["attack"], 10), t
+    assert pixel(img, (x1, y1 - lay.size * 0.3)) == OPEN  # nothing drawn behind the tail
+    # the odds pill sits beside the shaft, halfway
+    mx, my = (x1 + x2) / 2 - lay.size * 0.55, (y1 + y2) / 2
+    pill = img.crop((round(mx - 12), round(my - 6), round(mx + 12), round(my + 6)))
+    assert sum(1 for p in pixels(pill) if p == (255, 255, 255)) > 20
+    assert sum(1 for p in pixels(pill) if near(p, ARROWS["attack"], 30)) > 5
+
+
+def test_pieces_off_the_map_are_not_drawn_on_it(plain_map):
+    v = view_of(
+        counters=(_counter(hex="9999"), _counter(hex="")),
+        markers=(MarkerView(hex="0000", kind="chit"),),
+        arrows=(ArrowView(src="0101", dst="9999"),),
+        highlights=(HighlightView(hex="xx", kind="loss"),),
+    )
+    lay = board_layout(plain_map)
+    x0, y0, x1, y1 = bounds(lay.size, plain_map.hexes)
+    area = (round(x0 + lay.ox), round(y0 + lay.oy), round(x1 + lay.ox), round(y1 + lay.oy))
+    assert render(v, plain_map).crop(area).tobytes() == render(view_of(), plain_map).crop(area).tobytes()
+
+
+def test_counters_off_the_map_are_listed_in_the_panel(plain_map):
+    img = render(view_of(counters=(_counter(hex=""), _counter(hex="", side="B"))), plain_map)
+    lay = board_layout(plain_map)
+    _, _, x1, _ = bounds(lay.size, plain_map.hexes)
+    panel = img.crop((round(x1 + lay.ox + 20), 0, img.width, img.height))
+    assert sum(1 for p in pixels(panel) if p == SIDE_COLOURS["blue"]) > 200
+    assert sum(1 for p in pixels(panel) if p == SIDE_COLOURS["red"]) > 200
+
+
+def test_neighbouring_hex_stays_clear_of_a_lone_counter(plain_map):
+    img = render(view_of(counters=(_counter(),)), plain_map)
+    lay = board_layout(plain_map)
+    for d in range(6):
+        assert pixel(img, lay.centre(neighbor(parse_ccrr(HEX), d))) == OPEN

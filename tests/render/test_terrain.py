@@ -1,0 +1,227 @@
+"""The static layer: terrain fills and textures, hexside features, megahexes, labels, numbers, the cache."""
+
+from __future__ import annotations
+
+import math
+
+from engine.core.hexes import Hex, megahex_centre, neighbor, parse_ccrr
+from engine.core.maps import GameMap, HexsideEntry, MapData, Style
+from render import terrain
+from render.hexsides import HOLLOW_CORE
+from render.style import MEGAHEX_LINE, luminance, parse_colour, shade
+from render.terrain import build_static, clear_cache, ordered_tags, short_names, static_layer
+from render.textures import PATTERNS, pattern_tile
+from tests.render.conftest import near, pixel, pixels
+
+REQUIRED_PATTERNS = ("grass", "crystal", "trees", "waves", "slope", "plate", "hatch", "dots", "grid", "core")
+
+
+def _mean(img, x, y, r):
+    box = img.crop((round(x - r), round(y - r), round(x + r), round(y + r)))
+    px = pixels(box)
+    return tuple(sum(p[i] for p in px) / len(px) for i in range(3))
+
+
+def _count(img, x, y, r, colour, tol=30):
+    box = img.crop((round(x - r), round(y - r), round(x + r), round(y + r)))
+    return sum(1 for p in pixels(box) if near(p, colour, tol))
+
+
+def small_map(**extra) -> GameMap:
+    data = dict(
+        id="test-small",
+        title="small",
+        source="reconstructed",
+        columns=5,
+        rows=5,
+        terrain_types={
+            "open": Style(label="Open", color="#e0d8b0"),
+            "odd": Style(label="Odd", color="#4060a0", pattern="zigzag"),
+        },
+        default_terrain="open",
+        terrain={"0303": ["odd"]},
+        hexside_types={"wall": Style(label="Wall", color="#c01010", width=5)},
+        hexsides=[HexsideEntry(a="0202", b="0203", kind="wall")],
+    )
+    data.update(extra)
+    return GameMap(MapData(**data))
+
+
+def test_every_named_pattern_draws_something_and_each_differs():
+    tiles = {}
+    for name in REQUIRED_PATTERNS:
+        assert name in PATTERNS
+        tile = pattern_tile(name, "#808080", 30)
+        assert tile is not None and tile.getchannel("A").getbbox() is not None, name
+        tiles[name] = tile.tobytes()
+    assert len(set(tiles.values())) == len(REQUIRED_PATTERNS)
+
+
+def test_unknown_pattern_is_a_plain_fill():
+    m = small_map()
+    layer = build_static(m, 30)
+    cx, cy = layer.layout.centre(parse_ccrr("0303"))
+    assert pattern_tile("zigzag", "#4060a0", 30) is None
+    assert _count(layer.image, cx, cy, 8, parse_colour("#4060a0"), 2) == 16 * 16
+
+
+def test_plain_terrain_fills_the_hex_centre_with_its_colour(chitin_map):
+    layer = static_layer(chitin_map)
+    h = parse_ccrr("0101")
+    assert chitin_map.terrain(h) == {"plain"}
+    assert pixel(layer.image, layer.layout.centre(h)) == parse_colour("#d8cf9a")
+
+
+def test_textured_terrain_keeps_its_colour_with_the_texture_on_it(chitin_map):
+    layer = static_layer(chitin_map)
+    river = next(h for h in sorted(chitin_map.hexes) if chitin_map.terrain(h) == {"river"})
+    x, y = layer.layout.centre(river)
+    assert near(_mean(layer.image, x, y, 10), parse_colour("#6fa8d6"), 30)
+    assert _count(layer.image, x, y, 12, shade(parse_colour("#6fa8d6"), 1.45), 12) > 5  # the waves
+
+
+def test_two_terrains_in_one_hex_are_drawn_together(chitin_map):
+    layer = static_layer(chitin_map)
+    both = next(h for h in sorted(chitin_map.hexes) if chitin_map.terrain(h) == {"river", "rough"})
+    assert ordered_tags(chitin_map, both) == ["river", "rough"]
+    x, y = layer.layout.centre(both)
+    assert _count(layer.image, x, y, 18, parse_colour("#6fa8d6"), 12) > 50
+    assert _count(layer.image, x, y, 18, shade(parse_colour("#8a7a5a"), 0.82), 12) > 10  # rough's stones
+
+
+def test_second_plain_terrain_shows_as_an_inner_band():
+    m = small_map(
+        terrain={"0303": ["open", "odd"]},
+        terrain_types={
+            "open": Style(label="Open", color="#e0d8b0"),
+            "odd": Style(label="Odd", color="#4060a0"),
+            "base": Style(label="Base", color="#a0a0a0"),
+        },
+        default_terrain="base",
+    )
+    layer = build_static(m, 30)
+    h = parse_ccrr("0303")
+    cx, cy = layer.layout.centre(h)
+    assert pixel(layer.image, (cx, cy)) == parse_colour("#e0d8b0")
+    assert pixel(layer.image, (cx + 30 * 0.86 - 2, cy)) == parse_colour("#4060a0")
+
+
+def test_hollow_fault_is_a_double_line_with_a_light_core(oneworld_map):
+    layer = static_layer(oneworld_map)
+    a, b = parse_ccrr("0203"), parse_ccrr("0303")
+    d = next(i for i in range(6) if neighbor(a, i) == b)
+    mx, my = layer.layout.edge_midpoint(a, d)
+    assert pixel(layer.image, (mx, my)) == HOLLOW_CORE
+    (x1, y1), (x2, y2) = layer.layout.edge(a, d)
+    ln = math.hypot(x2 - x1, y2 - y1)
+    nx, ny = -(y2 - y1) / ln, (x2 - x1) / ln
+    fault = parse_colour("#4b2a6e")
+    assert near(pixel(layer.image, (mx + nx * 3, my + ny * 3)), fault, 20)
+    assert near(pixel(layer.image, (mx - nx * 3, my - ny * 3)), fault, 20)
+
+
+def test_runeline_is_a_dark_line_along_the_hexside(oneworld_map):
+    layer = static_layer(oneworld_map)
+    a, b = parse_ccrr("0509"), parse_ccrr("0510")
+    d = next(i for i in range(6) if neighbor(a, i) == b)
+    mx, my = layer.layout.edge_midpoint(a, d)
+    assert _count(layer.image, mx, my, 4, parse_colour("#2b2118"), 25) >= 6
+    cx, cy = layer.layout.centre(a)
+    assert _count(layer.image, cx, cy, 4, parse_colour("#2b2118"), 25) == 0
+
+
+def test_other_hexside_features_are_a_plain_line_in_their_colour():
+    m = small_map()
+    layer = build_static(m, 30)
+    a = parse_ccrr("0202")
+    assert pixel(layer.image, layer.layout.edge_midpoint(a, 3)) == parse_colour("#c01010")
+
+
+def test_megahex_boundaries_are_outlined_and_inner_hexsides_are_not(chitin_map):
+    layer = static_layer(chitin_map)
+    origin = chitin_map.megahex_origin
+    inner = boundary = None
+    for h in sorted(chitin_map.hexes):
+        for d in range(3):
+            n = neighbor(h, d)
+            if (
+                n not in chitin_map.hexes
+                or chitin_map.terrain(h) != {"plain"}
+                or chitin_map.terrain(n) != {"plain"}
+            ):
+                continue
+            same = megahex_centre(h, origin) == megahex_centre(n, origin)
+            if same and inner is None:
+                inner = (h, d)
+            if not same and boundary is None:
+                boundary = (h, d)
+    assert inner and boundary
+    dark = pixel(layer.image, layer.layout.edge_midpoint(*boundary))
+    light = pixel(layer.image, layer.layout.edge_midpoint(*inner))
+    assert luminance(dark) < luminance(MEGAHEX_LINE) + 40
+    assert luminance(light) > luminance(dark) + 60
+
+
+def test_hex_numbers_are_printed_at_the_top_of_every_hex(chitin_map):
+    layer = static_layer(chitin_map)
+    lay = layer.layout
+    for h in (parse_ccrr("0101"), parse_ccrr("1522"), parse_ccrr("0811")):
+        cx, cy = lay.centre(h)
+        top = cy - lay.half_height + 8
+        box = layer.image.crop((round(cx - 14), round(top - 5), round(cx + 14), round(top + 5)))
+        ink = sum(1 for p in pixels(box) if luminance(p) < 90)
+        assert ink > 15, h
+
+
+def test_lettered_regions_are_labelled(chitin_map):
+    layer = static_layer(chitin_map)
+    lay = layer.layout
+    a_hexes = chitin_map.regions["A"]
+    label_hex = terrain._label_hex(chitin_map, a_hexes, lay)
+    assert label_hex in a_hexes
+    x, y = lay.centre(label_hex)
+    box = layer.image.crop((round(x - 10), round(y - 8), round(x + 10), round(y + 14)))
+    dark = sum(1 for p in pixels(box) if luminance(p) < 120)
+    assert dark > 40
+
+
+def test_named_hexes_are_ringed(oneworld_map):
+    layer = static_layer(oneworld_map)
+    x, y = layer.layout.centre(oneworld_map.named["Tower of Balance (W)"])
+    s = layer.layout.size
+    assert _count(layer.image, x + s * 0.78, y, 2, (150, 110, 20), 40) > 0
+
+
+def test_many_names_sharing_a_first_word_are_shortened():
+    names = [f"impact 1-{i}" for i in range(2, 7)] + ["brain core 1", "west tower"]
+    short = short_names(names)
+    assert short["impact 1-5"] == "1-5"
+    assert short["brain core 1"] == "brain core 1"
+    assert short["west tower"] == "west tower"
+
+
+def test_the_static_layer_is_built_once_per_map_and_size(chitin_map):
+    clear_cache()
+    before = dict(terrain.STATS)
+    first = static_layer(chitin_map)
+    second = static_layer(chitin_map)
+    assert first is second
+    assert terrain.STATS["builds"] == before["builds"] + 1
+    assert terrain.STATS["hits"] == before["hits"] + 1
+    assert static_layer(chitin_map, 20) is not first
+    assert terrain.STATS["builds"] == before["builds"] + 2
+
+
+def test_a_different_map_under_the_same_id_is_not_served_from_the_cache():
+    clear_cache()
+    one = static_layer(small_map(), 30)
+    other = static_layer(small_map(terrain={"0303": ["open"]}), 30)
+    assert other is not one
+    again = static_layer(small_map(terrain={"0303": ["open"]}), 30)
+    assert again is other
+
+
+def test_map_edge_is_drawn(oneworld_map):
+    layer = static_layer(oneworld_map)
+    h = Hex(0, 0)
+    assert near(pixel(layer.image, layer.layout.edge_midpoint(h, 5)), (40, 40, 46), 25)
