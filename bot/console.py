@@ -22,6 +22,7 @@ from bot.store import Store
 
 LINE = re.compile(r"^\s*(?P<user>[\w.-]+)\s*(?:@(?P<place>#?[\w.-]+)|\s+(?P<dm>dm))?\s*:\s*(?P<cmd>/.*)$")
 LOBBY = "console:#lobby"
+MENTION = re.compile(r"<@!?([\w.-]+)>")
 
 
 class ConsoleError(Exception):
@@ -91,7 +92,8 @@ class Console:
         for r in replies:
             head = {"channel": f"[{r.place.removeprefix('console:')}]", "dm": f"[DM {r.user}]",
                     "private": f"[to {r.user}]"}[r.to]
-            for i, text_line in enumerate(r.text.splitlines() or [""]):
+            text = MENTION.sub(lambda m: "@" + m.group(1), r.text)
+            for i, text_line in enumerate(text.splitlines() or [""]):
                 self.say(f"{head if i == 0 else ' ' * len(head)} {text_line}")
             for b in r.buttons:
                 self.say(f"{' ' * len(head)}   [button] {b.label} -> {b.command}")

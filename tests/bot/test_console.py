@@ -1,0 +1,70 @@
+"""The console transport: the documented grammar, audiences, boards and exit statuses."""
+
+from __future__ import annotations
+
+import io
+
+from bot.console import run_script
+
+SCRIPT = """\
+# a whole toy game
+!moderator carol
+alice: /game new game:toy opponent:bob pile:2 seed:3
+bob: /game accept
+alice dm: /guess parity:odd
+bob dm: /guess parity:even
+carol@#game-1: /game status
+"""
+
+
+async def run(tmp_path, text: str) -> tuple[int, str]:
+    out = io.StringIO()
+    rc = await run_script(text.splitlines(), tmp_path / "c.db", tmp_path / "out", out)
+    return rc, out.getvalue()
+
+
+async def test_script_prints_each_reply_with_its_audience_and_writes_boards(tmp_path):
+    rc, out = await run(tmp_path, SCRIPT)
+    assert rc == 0
+    assert "[#game-1] @bob, alice challenges you" in out
+    assert "[DM alice] you guessed odd" in out
+    assert "[to carol] Game #1" in out
+    boards = sorted((tmp_path / "out").glob("board-*.png"))
+    assert boards and all(b.read_bytes().startswith(b"\x89PNG") for b in boards)
+
+
+async def test_a_secret_appears_only_in_its_owners_lines_until_revealed(tmp_path):
+    rc, out = await run(tmp_path, SCRIPT.split("bob dm:")[0])
+    blocks: list[tuple[str, str]] = []
+    for line in out.splitlines():
+        if line.startswith("["):
+            head, _, text = line.partition("] ")
+            blocks.append((head + "]", text))
+        elif line.startswith(" ") and blocks and "[button]" not in line:
+            blocks[-1] = (blocks[-1][0], blocks[-1][1] + "\n" + line)
+    channel = "\n".join(t for h, t in blocks if h.startswith("[#"))
+    bob = "\n".join(t for h, t in blocks if h in ("[DM bob]", "[to bob]"))
+    alice = "\n".join(t for h, t in blocks if h in ("[DM alice]", "[to alice]"))
+    assert "guessed odd" in alice and "parity:odd" in alice
+    assert "odd" not in channel and "guessed odd" not in bob and "parity:odd" not in bob
+
+
+async def test_an_unreadable_line_stops_the_script_with_status_2(tmp_path):
+    rc, out = await run(tmp_path, "alice /help\n")
+    assert rc == 2 and "line 1" in out
+
+
+async def test_rule_errors_are_ordinary_replies(tmp_path):
+    rc, out = await run(tmp_path, "alice: /take n:1\nalice: /game new game:toy\n")
+    assert rc == 0 and out.count("[to alice] Sorry") == 2
+
+
+async def test_an_internal_error_makes_the_status_non_zero(tmp_path, monkeypatch):
+    from tests.support.toygame import ToyGame
+
+    def boom(self, state, viewer):
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(ToyGame, "view", boom)
+    rc, out = await run(tmp_path, "alice: /game new game:toy opponent:bob\nbob: /game accept\n")
+    assert rc == 1 and "error id" in out
