@@ -119,6 +119,11 @@ def test_close_assault_bad_options_name_the_option_and_what_it_takes(
         start(**options)
 
 
+def test_close_assault_a_figure_written_twice_is_numbered() -> None:
+    state = start(attackers="marine/3", defenders="bug/aliens,bug/aliens", trapped="bug2")
+    assert [(f.id, f.can_move_away) for f in state.defenders] == [("bug1", True), ("bug2", False)]
+
+
 def test_close_assault_every_option_has_help() -> None:
     assert set(GAME.options_help) == {
         "attackers",

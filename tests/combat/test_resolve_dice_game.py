@@ -141,7 +141,10 @@ def test_options_reduce_per_units_and_stacking_reach_the_resolver() -> None:
         ),
         ({"attack": "8", "defence": "4", "defence_cover": "maybe"}, "defence_cover must be yes or no"),
         ({"attack": "8", "defence": "4", "stacking": "units"}, "stacking:units needs stacking_limit"),
-        ({"attack": "a=4,a=4", "defence": "4"}, "each unit in attack needs its own name"),
+        (
+            {"attack": "a=4,a=4,a1=2", "defence": "4"},
+            "the names in attack clash once repeated names are numbered",
+        ),
         ({"attack": "x=4", "defence": "x=4"}, "need different names"),
         ({"attack": "60,60", "defence": "4"}, "99 is the most"),
         (
@@ -153,6 +156,11 @@ def test_options_reduce_per_units_and_stacking_reach_the_resolver() -> None:
 def test_options_bad_values_name_the_option_and_what_it_takes(options: dict[str, str], message: str) -> None:
     with pytest.raises(BadArguments, match=message):
         GAME.setup(GameConfig(game="dice", options=options, players=PLAYERS), FixedDice([1] * 200))
+
+
+def test_options_a_name_written_twice_is_numbered() -> None:
+    state = start(faces(0, 8), attack="inf=4,inf=4", defence="6")
+    assert [u.id for u in state.exchange.attacker.units] == ["inf1", "inf2"]
 
 
 def test_every_option_has_help() -> None:

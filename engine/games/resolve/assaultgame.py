@@ -31,7 +31,7 @@ _NAMED_WEAPON = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)=([+-]?\d+)$")
 
 OPTIONS_HELP: dict[str, str] = {
     "attackers": "the attacking figures, separated by commas, each name/weapon/modifiers, e.g. "
-    "Bug1/4,Bug2/4 or Sarge/pulse_rifle=3/veterans (weapon: melee, improvised, none or a factor)",
+    "Bug/4,Bug/4 (named Bug1, Bug2) or Sarge/pulse_rifle=3/veterans (weapon: melee, improvised, none or a factor)",
     "defenders": "the defending figures, written as attackers, e.g. Marine/pulse_rifle=3/veterans",
     "pairs": "who fights whom, attacker-defender, e.g. Bug1-Marine,Bug2-Marine (default: every figure faces "
     "at least one opponent, the larger side shared out in turn)",
@@ -58,10 +58,12 @@ def parse_figures(options: Mapping[str, Any], key: str, trapped: tuple[str, ...]
     raw = opt.text(options, key)
     if not raw:
         raise BadArguments(f"give the {key}: {key}:Name/weapon/modifiers, for example {key}:Bug1/4,Bug2/4")
-    return [_parse_figure(item.strip(), key, trapped) for item in raw.split(",")]
+    figures = [_parse_figure(item.strip(), key) for item in raw.split(",")]
+    ids = opt.number_repeats([f.id for f in figures], key)
+    return [f.model_copy(update={"id": i, "can_move_away": i not in trapped}) for f, i in zip(figures, ids)]
 
 
-def _parse_figure(item: str, key: str, trapped: tuple[str, ...]) -> Figure:
+def _parse_figure(item: str, key: str) -> Figure:
     name, *tokens = [t.strip() for t in item.split("/")]
     opt.check_name(name, key)
     weapon: int | None = None
@@ -86,13 +88,8 @@ def _parse_figure(item: str, key: str, trapped: tuple[str, ...]) -> Figure:
                 f"'{token}' for {name} in {key} is neither a weapon (melee, improvised, none, a factor such as 3, "
                 f"or name=factor such as pulse_rifle=3) nor a modifier; {MODIFIER_HELP}"
             )
-    return Figure(
-        id=name,
-        weapon=weapon or 0,
-        weapon_name=weapon_name,
-        modifiers=tuple(mods),
-        can_move_away=name not in trapped,
-    )  # type: ignore[arg-type]
+    # The modifier names were checked against Table 5 above; pydantic checks them again.
+    return Figure(id=name, weapon=weapon or 0, weapon_name=weapon_name, modifiers=tuple(mods))  # type: ignore[arg-type]
 
 
 def parse_pairs(options: Mapping[str, Any]) -> list[tuple[str, str]] | None:

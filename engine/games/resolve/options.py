@@ -70,3 +70,13 @@ def check_name(name: str, key: str) -> str:
             "(up to 20), like Bug1 or tank_2"
         )
     return name
+
+
+def number_repeats(given: list[str], key: str) -> list[str]:
+    """Names as given, a name written several times numbered in turn: bug,bug -> bug1,bug2."""
+    out = [f"{n}{given[:i].count(n) + 1}" if given.count(n) > 1 else n for i, n in enumerate(given)]
+    if len(set(out)) != len(out):
+        raise BadArguments(
+            f"the names in {key} clash once repeated names are numbered ({', '.join(out)}); rename one"
+        )
+    return out

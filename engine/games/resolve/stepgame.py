@@ -77,9 +77,8 @@ def parse_stack(options: Mapping[str, Any], side: str) -> Stack:
     if not raw:
         raise BadArguments(f"give the {side}'s strength: {key}:8, or unit by unit like {key}:4,4x,2s")
     units = tuple(_parse_unit(item.strip(), i, side, key) for i, item in enumerate(raw.split(",")))
-    ids = [u.id for u in units]
-    if len(set(ids)) != len(ids):
-        raise BadArguments(f"each unit in {key} needs its own name; {key}:{raw} repeats one")
+    ids = opt.number_repeats([u.id for u in units], key)
+    units = tuple(u.model_copy(update={"id": i}) for u, i in zip(units, ids))
     stack = Stack(
         units=units,
         redoubt=opt.number(options, f"{key}_redoubt", 0, 0, 20),
