@@ -1,0 +1,265 @@
+"""Time controls: a deadline per decision, reminders 24 h and 1 h before it, an action when it passes.
+
+The clock logic (``advance``, ``extend``, ``downtime``) is pure and takes the time as an
+argument. ``ClockKeeper`` applies it to the games of a core and returns replies; a
+transport only calls ``tick`` now and then and delivers what comes back. A clock stops
+while its game is paused, and is extended by any time the bot itself was down.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import BaseModel
+
+from bot.replies import Command, Reply
+
+if TYPE_CHECKING:
+    from bot.core import Core
+    from bot.live import Live
+
+log = logging.getLogger("hexhive.clocks")
+
+REMINDERS = (24, 1)
+"""Hours before a deadline at which the awaited player is reminded."""
+DOWNTIME_GRACE = timedelta(minutes=5)
+"""Shorter gaps between heartbeats are not counted as the bot being down."""
+CLOCK_USER = "clock"
+HEARTBEAT_KEY = "clock:heartbeat"
+
+
+class ClockState(BaseModel):
+    """The clock of the decision a game waits on now."""
+
+    key: str
+    started: datetime
+    deadline: datetime
+    reminded: list[int] = []
+    expired: bool = False
+    paused_since: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a clock times: the decision a game waits on, and its time control."""
+
+    key: str
+    hours: int | None
+    paused: bool
+
+
+@dataclass(frozen=True)
+class ClockEvent:
+    """A reminder (``hours`` left) or the deadline passing."""
+
+    kind: Literal["reminder", "expired"]
+    hours: int = 0
+
+
+def advance(state: ClockState | None, d: Decision, now: datetime) -> tuple[ClockState | None, list[ClockEvent]]:
+    """The clock after time ``now`` for decision ``d``, and the reminders or expiry now due."""
+    if d.hours is None or not d.key:
+        return None, []
+    if state is None or state.key != d.key:
+        state = ClockState(key=d.key, started=now, deadline=now + timedelta(hours=d.hours))
+    state = state.model_copy(deep=True)
+    if d.paused:
+        if state.paused_since is None:
+            state.paused_since = now
+        return state, []
+    if state.paused_since is not None:
+        state = extend(state, now - state.paused_since)
+        state.paused_since = None
+    if state.expired:
+        return state, []
+    left = state.deadline - now
+    if left <= timedelta(0):
+        state.expired = True
+        return state, [ClockEvent("expired")]
+    due = [h for h in REMINDERS if h < d.hours and left <= timedelta(hours=h) and h not in state.reminded]
+    if not due:
+        return state, []
+    state.reminded = sorted(set(state.reminded) | {h for h in REMINDERS if left <= timedelta(hours=h)})
+    return state, [ClockEvent("reminder", min(due))]
+
+
+def extend(state: ClockState, by: timedelta) -> ClockState:
+    """The same clock with its deadline moved ``by`` later (an expired clock stays expired)."""
+    if state.expired or by <= timedelta(0):
+        return state
+    return state.model_copy(update={"deadline": state.deadline + by})
+
+
+def downtime(last_seen: datetime | None, now: datetime, grace: timedelta = DOWNTIME_GRACE) -> timedelta:
+    """How long the bot was down since its last heartbeat (zero for short gaps or a first start)."""
+    if last_seen is None:
+        return timedelta(0)
+    gap = now - last_seen
+    return gap if gap > grace else timedelta(0)
+
+
+def decision_of(g: Live) -> Decision:
+    """The decision a game waits on now, keyed so that any action starts a new clock."""
+    settings = g.row.settings_dict
+    hours = settings.get("clock_hours")
+    waiting = sorted({p.seat for p in g.pending()})
+    key = f"{g.row.branch}:{g.seq}:{','.join(waiting)}" if waiting else ""
+    return Decision(key=key, hours=hours, paused=g.row.status == "paused")
+
+
+def span(td: timedelta) -> str:
+    """``2 h 5 min`` for people."""
+    minutes = int(td.total_seconds() // 60)
+    h, m = divmod(minutes, 60)
+    return f"{h} h {m} min" if h else f"{m} min"
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class ClockKeeper:
+    """Keeps the clocks of a core's games; returns the replies a transport should deliver."""
+
+    core: Core
+    now: Callable[[], datetime] = _utcnow
+    states: dict[int, ClockState] = field(default_factory=dict)
+
+    async def start(self) -> list[Reply]:
+        """Load the clocks; extend them by the time the bot was down and say so in each game."""
+        for gid in list(self.core.live):
+            raw = await self.core.store.place_settings(_key(gid))
+            if raw:
+                self.states[gid] = ClockState.model_validate(raw)
+        beat = await self.core.store.place_settings(HEARTBEAT_KEY)
+        last = datetime.fromisoformat(beat["at"]) if beat.get("at") else None
+        gap = downtime(last, self.now())
+        out: list[Reply] = []
+        if gap:
+            out = await self._extend_all(gap)
+        await self.heartbeat()
+        return out
+
+    async def _extend_all(self, gap: timedelta) -> list[Reply]:
+        out = []
+        now = self.core.now()
+        async with self.core.store.transaction():
+            for gid, st in list(self.states.items()):
+                g = self.core.live.get(gid)
+                if g is None or st.expired or st.paused_since is not None:
+                    continue
+                self.states[gid] = extend(st, gap)
+                await self._save(gid)
+                what = f"extended the clock of game #{gid} by {span(gap)}"
+                await self.core.store.add_modlog(gid, CLOCK_USER, what, "the bot was down", now)
+                out.append(Reply(to="channel", place=g.row.place, game_id=gid, text=(
+                    f"The bot was down for {span(gap)}; the clock of game #{gid} was extended by as much.")))
+        return out
+
+    async def heartbeat(self) -> None:
+        """Record that the bot is up now (downtime is measured from the last heartbeat)."""
+        async with self.core.store.transaction():
+            await self.core.store.set_place_settings(HEARTBEAT_KEY, {"at": self.now().isoformat()})
+
+    async def tick(self) -> list[Reply]:
+        """Advance every game's clock to now; reminders, alerts and timeout actions as replies."""
+        out: list[Reply] = []
+        for gid in list(self.core.live):
+            g = self.core.live.get(gid)
+            if g is None or g.state is None:
+                continue
+            out += await self.check(g)
+        for gid in [gid for gid in self.states if gid not in self.core.live]:
+            del self.states[gid]
+        await self.heartbeat()
+        return out
+
+    async def check(self, g: Live) -> list[Reply]:
+        """Advance one game's clock; act on what is due."""
+        old = self.states.get(g.id)
+        new, events = advance(old, decision_of(g), self.now())
+        if new is None:
+            self.states.pop(g.id, None)
+            return []
+        if new != old:
+            self.states[g.id] = new
+            async with self.core.store.transaction():
+                await self._save(g.id)
+        out: list[Reply] = []
+        for e in events:
+            out += await (self._expired(g) if e.kind == "expired" else self._remind(g, e.hours))
+        return out
+
+    async def _save(self, gid: int) -> None:
+        await self.core.store.set_place_settings(_key(gid), self.states[gid].model_dump(mode="json"))
+
+    async def _remind(self, g: Live, hours: int) -> list[Reply]:
+        users = _waiting_users(g)
+        names = " ".join(f"<@{u}>" for u in users)
+        text = f"{names} reminder: game #{g.id} waits on your decision; about {hours} h left on the clock."
+        return [Reply(to="channel", place=g.row.place, game_id=g.id, seq=g.seq, mentions=users, text=text.strip())]
+
+    async def _expired(self, g: Live) -> list[Reply]:
+        settings = g.row.settings_dict
+        action = settings.get("on_timeout", "nothing")
+        seats = sorted({p.seat for p in g.pending()})
+        who = " and ".join(f"{g.name_of(s)} ({s})" for s in seats)
+        async with self.core.store.transaction():
+            await self.core.store.add_modlog(g.id, CLOCK_USER, f"clock of game #{g.id} ran out for {who}",
+                                             f"on timeout: {action}", self.core.now())
+        alert = Reply(to="channel", place=g.row.place, game_id=g.id, seq=g.seq, text=(
+            f"Moderators: the clock of game #{g.id} ran out for {who}. On timeout: {action}."))
+        if action == "forfeit":
+            return [alert] + await self._forfeit(g, seats)
+        if action == "default":
+            return [alert] + await self._default(g, seats)
+        return [alert]
+
+    async def _forfeit(self, g: Live, seats: list[str]) -> list[Reply]:
+        others = [s for s in g.rules.seats if s not in seats]
+        winner = others[0] if len(others) == 1 else "draw"
+        who = " and ".join(g.name_of(s) for s in seats)
+        cmd = Command(user=CLOCK_USER, place=g.row.place, name="mod end", is_moderator=True,
+                      args={"game": str(g.id), "winner": winner, "reason": f"{who} ran out of time"})
+        return await self.core.handle(cmd)
+
+    async def _default(self, g: Live, seats: list[str]) -> list[Reply]:
+        """Play the first legal answer for each awaited seat."""
+        out: list[Reply] = []
+        for seat in seats:
+            live = self.core.live.get(g.id)
+            if live is None or live.state is None:
+                break
+            legal = live.rules.legal_actions(live.state, seat)
+            if not legal:
+                continue
+            a = legal[0]
+            args = {k: str(v) for k, v in a.args.items()} | {"game": str(g.id), "as": seat}
+            cmd = Command(user=live.user_of(seat), place=live.row.place, name=a.verb, args=args, display="clock")
+            out += await self.core.handle(cmd)
+        return out
+
+    def line(self, gid: int) -> str:
+        """The clock as one line for a status message."""
+        st = self.states.get(gid)
+        if st is None:
+            return "Clock: none."
+        if st.paused_since is not None:
+            return "Clock: stopped while the game is paused."
+        if st.expired:
+            return "Clock: ran out."
+        left = st.deadline - self.now()
+        return f"Clock: {span(max(left, timedelta(0)))} left (deadline {st.deadline:%Y-%m-%d %H:%M} UTC)."
+
+
+def _key(gid: int) -> str:
+    return f"clock:game:{gid}"
+
+
+def _waiting_users(g: Live) -> list[str]:
+    return sorted({g.user_of(p.seat) for p in g.pending() if g.user_of(p.seat)})

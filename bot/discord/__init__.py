@@ -1,0 +1,1 @@
+"""The Discord transport: application commands, components, delivery and clocks over the core."""

@@ -1,0 +1,161 @@
+"""The /game, /resolve and /mod commands. Each converts its options, calls the core, replies."""
+
+from __future__ import annotations
+
+import shlex
+from typing import Literal
+
+import discord
+from discord import app_commands
+
+from bot.discord import autocomplete as ac
+from bot.discord.convert import MOD_ROLE_KEY, args_of, guild_key
+from bot.discord.hive import hive_of
+
+GAME_ID = "a game number (the game in this thread if left out)"
+
+
+def extra_options(text: str | None) -> dict[str, str]:
+    """``"pile:5 variant:x"`` -> ``{"pile": "5", "variant": "x"}``; a word without ``:`` is refused."""
+    out: dict[str, str] = {}
+    for word in shlex.split(text or ""):
+        if ":" not in word:
+            raise app_commands.AppCommandError(f"options are written name:value, for example pile:5 (not '{word}')")
+        k, v = word.split(":", 1)
+        out[k.strip().lower()] = v.strip()
+    return out
+
+
+def build_game() -> app_commands.Group:
+    """The /game group."""
+    game = app_commands.Group(name="game", description="Challenge, follow and leave hex wargames")
+
+    @game.command(name="new", description="Challenge a member to a game (its thread opens here)")
+    @app_commands.describe(game="which game", opponent="who you challenge", scenario="the scenario",
+                           seat="the side you play", clock="time per decision: 72h, 3d or none",
+                           on_timeout="what happens when the clock runs out",
+                           options="game options as name:value words", seed="fixed dice seed (moderators only)")
+    @app_commands.autocomplete(game=ac.game_names, scenario=ac.scenarios, seat=ac.seats)
+    async def new(interaction: discord.Interaction, game: str, opponent: discord.User,
+                  scenario: str | None = None, seat: str | None = None, clock: str | None = None,
+                  on_timeout: Literal["nothing", "default", "forfeit"] | None = None,
+                  options: str | None = None, seed: str | None = None) -> None:
+        args = args_of(game=game, opponent=opponent, scenario=scenario, seat=seat, clock=clock,
+                       on_timeout=on_timeout, seed=seed)
+        await hive_of(interaction).run(interaction, "game new", extra_options(options) | args)
+
+    def simple(name: str, description: str) -> None:
+        @game.command(name=name, description=description)
+        @app_commands.describe(game=GAME_ID)
+        @app_commands.autocomplete(game=ac.game_ids)
+        async def cb(interaction: discord.Interaction, game: str | None = None) -> None:
+            await hive_of(interaction).run(interaction, f"game {name}", args_of(game=game))
+
+    simple("accept", "Accept a challenge")
+    simple("decline", "Decline a challenge (or withdraw your own)")
+    simple("board", "The current board, privately")
+    simple("status", "Turn, phase and whose decision it is")
+    simple("resign", "Give the game up")
+    simple("export", "The game record as a JSON file")
+    simple("help", "What the game waits for now, and its orders")
+
+    @game.command(name="log", description="What happened so far, as you may see it")
+    @app_commands.describe(game=GAME_ID, last="how many lines (1-500)")
+    @app_commands.autocomplete(game=ac.game_ids)
+    async def log(interaction: discord.Interaction, game: str | None = None,
+                  last: app_commands.Range[int, 1, 500] | None = None) -> None:
+        await hive_of(interaction).run(interaction, "game log", args_of(game=game, last=last))
+
+    @game.command(name="list", description="The games in this channel, and yours")
+    async def list_(interaction: discord.Interaction) -> None:
+        await hive_of(interaction).run(interaction, "game list", {})
+
+    return game
+
+
+def build_resolve() -> app_commands.Group:
+    """The /resolve group: stand-alone combats between two members."""
+    resolve = app_commands.Group(name="resolve", description="Stand-alone combat resolution between two members")
+
+    def one(name: str, description: str) -> None:
+        @resolve.command(name=name, description=description)
+        @app_commands.describe(opponent="the other side", scenario="the situation to resolve",
+                               options="options as name:value words")
+        async def cb(interaction: discord.Interaction, opponent: discord.User, scenario: str | None = None,
+                     options: str | None = None) -> None:
+            args = extra_options(options) | args_of(opponent=opponent, scenario=scenario)
+            await hive_of(interaction).run(interaction, f"resolve {name}", args)
+
+    one("dice", "A step-reduction (bucket of dice) combat")
+    one("assault", "A close assault")
+    return resolve
+
+
+def build_mod() -> app_commands.Group:
+    """The /mod group; the core refuses members who are not moderators."""
+    mod = app_commands.Group(name="mod", description="Moderators: pause, roll back, replace, end games",
+                             guild_only=True)
+
+    def plain(name: str, description: str) -> None:
+        @mod.command(name=name, description=description)
+        @app_commands.describe(game=GAME_ID, reason="why (shown to the players)")
+        @app_commands.autocomplete(game=ac.game_ids)
+        async def cb(interaction: discord.Interaction, game: str | None = None, reason: str | None = None) -> None:
+            await hive_of(interaction).run(interaction, f"mod {name}", args_of(game=game, reason=reason))
+
+    plain("pause", "Stop a game: no orders, clock stopped")
+    plain("resume", "Let a paused game go on")
+    plain("branches", "The game's branches (kept by rollbacks)")
+    plain("log", "The game's moderation log")
+
+    @mod.command(name="rollback", description="Move a game back to just after an action (nothing is deleted)")
+    @app_commands.describe(to="the action number to go back to (0: the start)", game=GAME_ID, reason="why")
+    @app_commands.autocomplete(game=ac.game_ids)
+    async def rollback(interaction: discord.Interaction, to: app_commands.Range[int, 0, 1_000_000],
+                       game: str | None = None, reason: str | None = None) -> None:
+        await hive_of(interaction).run(interaction, "mod rollback", args_of(to=to, game=game, reason=reason))
+
+    @mod.command(name="restore", description="Put a game back on an earlier branch")
+    @app_commands.describe(branch="the branch number (/mod branches)", game=GAME_ID, reason="why")
+    @app_commands.autocomplete(game=ac.game_ids)
+    async def restore(interaction: discord.Interaction, branch: app_commands.Range[int, 1, 1_000_000],
+                      game: str | None = None, reason: str | None = None) -> None:
+        await hive_of(interaction).run(interaction, "mod restore", args_of(branch=branch, game=game, reason=reason))
+
+    @mod.command(name="replace", description="Give a seat to another member")
+    @app_commands.describe(seat="the seat", user="who takes it", game=GAME_ID, reason="why")
+    @app_commands.autocomplete(game=ac.game_ids)
+    async def replace(interaction: discord.Interaction, seat: str, user: discord.User, game: str | None = None,
+                      reason: str | None = None) -> None:
+        await hive_of(interaction).run(interaction, "mod replace",
+                                       args_of(seat=seat, user=user, game=game, reason=reason))
+
+    @mod.command(name="end", description="End a game with a result")
+    @app_commands.describe(winner="a seat, or draw", game=GAME_ID, reason="why")
+    @app_commands.autocomplete(game=ac.game_ids)
+    async def end(interaction: discord.Interaction, winner: str, game: str | None = None,
+                  reason: str | None = None) -> None:
+        await hive_of(interaction).run(interaction, "mod end", args_of(winner=winner, game=game, reason=reason))
+
+    @mod.command(name="config", description="Set the server's moderator role (Manage Server only)")
+    @app_commands.describe(role="members with this role may use /mod")
+    async def config(interaction: discord.Interaction, role: discord.Role) -> None:
+        await set_moderator_role(interaction, role)
+
+    return mod
+
+
+async def set_moderator_role(interaction: discord.Interaction, role: discord.Role) -> None:
+    """Store the server's moderator role; only members with Manage Server may."""
+    hive = hive_of(interaction)
+    if interaction.guild_id is None or not (interaction.permissions.manage_guild or interaction.permissions.administrator):
+        await hive.delivery.respond(interaction, content="Sorry, only members with Manage Server may set the "
+                                    "moderator role.")
+        return
+    store = hive.core.store
+    key = guild_key(interaction.guild_id)
+    settings = await store.place_settings(key)
+    settings[MOD_ROLE_KEY] = str(role.id)
+    async with store.transaction():
+        await store.set_place_settings(key, settings)
+    await hive.delivery.respond(interaction, content=f"Members with the role {role.mention} may now use /mod.")

@@ -1,0 +1,87 @@
+"""The Discord side's shared context: the core, delivery, rate limits and clocks, and how a command runs."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.clocks import ClockKeeper
+from bot.discord.convert import command_of
+from bot.discord.delivery import Delivery, Renderer
+from bot.parsing import ParseError, parse_command
+from bot.ratelimit import RateLimiter, cooldown_notice
+from bot.replies import Reply
+
+if TYPE_CHECKING:
+    from bot.core import Core
+
+log = logging.getLogger("hexhive.discord")
+
+
+class Hive:
+    """Everything a command callback needs; reached from an interaction as ``interaction.client.hive``."""
+
+    def __init__(self, client: discord.Client, core: Core, *, limiter: RateLimiter | None = None,
+                 keeper: ClockKeeper | None = None, render: Renderer | None = None) -> None:
+        self.client = client
+        self.core = core
+        self.limiter = limiter or RateLimiter()
+        self.keeper = keeper
+        kwargs: dict[str, Any] = {"keeper": keeper}
+        if render is not None:
+            kwargs["render"] = render
+        self.delivery = Delivery(client, core, **kwargs)
+
+    async def run(self, interaction: discord.Interaction, name: str, args: dict[str, str]) -> list[Reply]:
+        """Defer privately, hand the command to the core, deliver what it answers."""
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        cmd = await command_of(interaction, self.core.store, name, args)
+        replies = await self.core.handle(cmd)
+        await self.delivery.deliver(replies, interaction)
+        await self.after(replies)
+        return replies
+
+    async def run_line(self, interaction: discord.Interaction, line: str) -> list[Reply]:
+        """Run a console-style command line (a button's command) as the member who clicked."""
+        try:
+            name, args = parse_command(line)
+        except ParseError as exc:
+            await self.delivery.respond(interaction, content=f"Sorry, {exc}.")
+            return []
+        return await self.run(interaction, name, args)
+
+    async def after(self, replies: list[Reply]) -> None:
+        """Start or move the clocks of the games a command touched."""
+        if self.keeper is None:
+            return
+        for gid in sorted({r.game_id for r in replies if r.game_id is not None}):
+            g = self.core.live.get(gid)
+            if g is not None and g.state is not None:
+                await self.delivery.deliver(await self.keeper.check(g))
+                await self.delivery.status(gid)
+
+    async def tick(self) -> None:
+        """One pass of the clocks: reminders, expiries, and status messages kept current."""
+        if self.keeper is None:
+            return
+        out = await self.keeper.tick()
+        await self.delivery.deliver(out)
+        for gid in list(self.core.live):
+            await self.delivery.status(gid)
+
+    async def too_fast(self, interaction: discord.Interaction) -> bool:
+        """True (after a polite private notice) when the member is over their rate."""
+        wait = self.limiter.hit(str(interaction.user.id))
+        if not wait:
+            return False
+        log.info("rate limit: user %s must wait %.1f s", interaction.user.id, wait)
+        await self.delivery.respond(interaction, content=cooldown_notice(wait))
+        return True
+
+
+def hive_of(interaction: discord.Interaction) -> Hive:
+    """The hive of the client an interaction came to."""
+    return interaction.client.hive  # type: ignore[attr-defined]

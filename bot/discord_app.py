@@ -1,0 +1,66 @@
+"""``hexhive discord``: run the bot until SIGTERM or SIGINT, then shut down cleanly."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+
+import discord
+
+from bot.core import Core
+from bot.settings import Settings
+from bot.store import Store
+
+log = logging.getLogger("hexhive.discord")
+
+
+def run_discord(settings: Settings) -> int:
+    """Run the bot on Discord; the exit status is 0 after a clean shutdown."""
+    return asyncio.run(serve(settings))
+
+
+async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
+    """Open the store, connect, and serve until ``stop`` is set or a termination signal arrives."""
+    from bot.discord.client import HexhiveClient
+
+    if settings.discord_token is None:
+        log.error("HEXHIVE_DISCORD_TOKEN is not set")
+        return 2
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    store = await Store.open(settings.database)
+    try:
+        client = HexhiveClient(Core(store), dev_guild_id=settings.dev_guild_id)
+        return await _run_until(client, settings.discord_token.get_secret_value(), stop)
+    finally:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(sig)
+        await store.close()
+
+
+async def _run_until(client: discord.Client, token: str, stop: asyncio.Event) -> int:
+    async with client:
+        runner = asyncio.create_task(client.start(token), name="hexhive-discord")
+        waiter = asyncio.create_task(stop.wait(), name="hexhive-stop")
+        done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        if waiter in done:
+            log.info("shutting down")
+        await client.close()
+        waiter.cancel()
+        try:
+            await runner
+        except discord.LoginFailure:
+            log.error("Discord refused the token (check HEXHIVE_DISCORD_TOKEN)")
+            return 2
+        except discord.PrivilegedIntentsRequired:
+            log.error("Discord refused the gateway intents; see docs/discord-setup.md")
+            return 2
+        except asyncio.CancelledError:
+            pass
+    return 0
