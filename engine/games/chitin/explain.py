@@ -1,0 +1,195 @@
+"""Why an order is refused: messages that name the unit, the hex and the rule."""
+
+from __future__ import annotations
+
+from engine.core.protocol import Action
+from engine.games.chitin import flow, movement, results
+from engine.games.chitin.board import DIRS, Index, describe, geo, in_front, is_ground, role
+from engine.games.chitin.combat import unmet
+from engine.games.chitin.state import Counter, State
+
+
+def why(state: State, seat: str, a: Action) -> str:
+    """A polite, specific reason for refusing ``a``."""
+    args = {k: str(v) for k, v in a.args.items()}
+    fn = _BY_VERB.get(a.verb)
+    if fn is not None:
+        text = fn(state, seat, args)
+        if text:
+            return text
+    return f"{a.text()} is not a legal order now; the legal choices are offered with each argument"
+
+
+def _pick(state: State, seat: str, args: dict[str, str]) -> str:
+    return flow.pick_problem(state, seat, args.get("kind", "")) if state.step == "forces" else ""
+
+
+def _drop(state: State, seat: str, args: dict[str, str]) -> str:
+    if state.step == "forces" and args.get("kind") not in state.picks.get(seat, []):
+        return f"Your army has no {args.get('kind')} to drop (rule 3.032)"
+    return ""
+
+
+def _counters(state: State, seat: str, gid: str) -> tuple[list[Counter], str]:
+    out = []
+    for i in gid.split("+"):
+        c = state.counters.get(i)
+        if c is None:
+            return [], f"There is no counter {i}; counters are named like R3 or B12"
+        if c.side != seat:
+            return [], f"{describe(c)} is not yours"
+        out.append(c)
+    return out, ""
+
+
+def _move(state: State, seat: str, args: dict[str, str], charge: bool = False) -> str:
+    if state.step == "face":
+        return f"First face the stack in {state.face_hex} (rule 6.06)"
+    members, err = _counters(state, seat, args.get("stack", ""))
+    if err:
+        return err
+    to = args.get("to", "")
+    g = geo()
+    for c in members:
+        if c.where == "dead":
+            return f"{describe(c)} has been destroyed"
+        if c.where == "exited":
+            return f"{describe(c)} has left the map and may not come back (rule 6.07)"
+        if c.moved:
+            return f"{describe(c)} has already moved this turn (rule 6.02)"
+        if c.where == "reserve" and c.ready_turn > state.turn:
+            return f"The replacement Worker {c.id} may enter from your next turn (rule 6.083)"
+        if not is_ground(c):
+            return f"{describe(c)} is an air unit: use /fly (rule 8.011)"
+    if len({c.hex for c in members}) > 1:
+        return f"{args['stack']} are not in one hex: only counters of one stack move together"
+    if charge:
+        text = _charge_problem(state, members)
+        if text:
+            return text
+    if to == "off":
+        return f"Units may leave the map only by their own ({state.ends[seat]}) end, from a hex on its edge, for 1 movement point (rule 6.07)"
+    if to not in g.hex_of:
+        return f"{to} is not a hex of the map; write four digits, column then row, like 0608"
+    idx = Index(state)
+    h = g.hex_of[to]
+    if idx.side_at(h) not in (None, seat):
+        return f"{to} holds enemy units: ground units never move onto or through them (rule 6.09)"
+    if not movement.fits(idx, seat, members, h):
+        return f"{to} would hold more than three units, or two types of warrior (rules 6.05, 6.051)"
+    if any(c.disrupted for c in members):
+        return "Disrupted units move only one hex and never into an enemy zone of control (rule 7.064)"
+    start = g.hex_of[members[0].hex] if members[0].where == "map" else None
+    far = movement.reach(state, idx, seat, members, start, bonus=50)
+    if to not in far:
+        if all(role(c) == "worker" for c in members):
+            return f"No way to {to}: a Worker may not enter an enemy zone of control without a combat unit (rule 6.082)"
+        return f"No way leads to {to}: enemy units block every path (rule 6.09)"
+    have = min(c.mp for c in members) + (2 if charge else 0)
+    if charge and to in far and not movement.next_to_enemy(idx, seat, h):
+        return "A charge must end next to an enemy it can attack (rule 8.021)"
+    return (
+        f"Reaching {to} costs {far[to]} movement points and {args['stack']} has {have} "
+        "(terrain rules 6.03, 6.031; enemy zones of control +1, rule 6.04)"
+    )
+
+
+def _charge_problem(state: State, members: list[Counter]) -> str:
+    if not state.advanced:
+        return "Charges are an advanced rule (8.02) that this scenario does not use"
+    for c in members:
+        if c.type not in ("GT", "PX"):
+            return f"Only Gantuas and Phlanx may charge; {describe(c)} may not (rule 8.02)"
+        if c.began_disrupted:
+            return f"{describe(c)} began its move disrupted and may not charge (rules 8.025, 8.034)"
+    if len({c.type for c in members}) > 1:
+        return "Charge with one type of warrior at a time (rule 6.051)"
+    return ""
+
+
+def _charge(state: State, seat: str, args: dict[str, str]) -> str:
+    return _move(state, seat, args, charge=True)
+
+
+def _fly(state: State, seat: str, args: dict[str, str]) -> str:
+    c = state.counters.get(args.get("unit", ""))
+    if not state.advanced:
+        return "Air units are an advanced rule (8.01) that this scenario does not use"
+    if c is None or c.side != seat or c.type != "PL":
+        return f"{args.get('unit')} is not one of your Plunge counters (rule 8.011)"
+    if c.moved:
+        return f"{describe(c)} has already moved this turn (rule 8.011)"
+    if args.get("to") == "off":
+        return f"Air units leave only by your own ({state.ends[seat]}) end, from a megahex on it (rules 6.07, 8.011)"
+    return f"{describe(c)} moves two megahexes a turn; megahexes are named by their centre hex (rule 8.011)"
+
+
+def _face(state: State, seat: str, args: dict[str, str]) -> str:
+    if args.get("dir") not in DIRS:
+        return "Facing is one of N, NE, SE, S, SW, NW (rule 6.06)"
+    if state.step == "face":
+        if args.get("stack") != state.face_hex:
+            return f"Face the stack that just moved, in {state.face_hex} (rule 6.06)"
+        if state.face_charge:
+            return "A charging stack must face an enemy it will attack (rule 8.021)"
+    if state.step == "move":
+        return "Only a stack that has not moved may turn where it stands, in place of its move (rule 6.06)"
+    return ""
+
+
+def _attack(state: State, seat: str, args: dict[str, str]) -> str:
+    if state.step != "attack":
+        return "Attacks are declared after movement, once you send /done (rule 5.00)"
+    g = geo()
+    by, on = args.get("by", ""), args.get("on", "")
+    idx = Index(state)
+    if by in state.counters:
+        c = state.counters[by]
+        if on == "air":
+            return f"There are no enemy air units in the megahex of {describe(c)}, or it already attacks the ground (rule 8.014)"
+        return f"{describe(c)} may attack ground units only in its own megahex, and not while it attacks air units (rules 8.011, 8.015)"
+    if by not in g.hex_of or not idx.stack(g.hex_of[by], seat):
+        return f"You have no stack in {by}; attackers are named by their hex, air units by id"
+    if on == "air":
+        return "Ground units may never attack air units (rule 8.015)"
+    if on not in g.hex_of or idx.side_at(g.hex_of[on]) in (None, seat):
+        return f"There is no enemy stack in {on}"
+    st = idx.stack(g.hex_of[by], seat)
+    if not in_front(g.hex_of[by], st[0].facing, g.hex_of[on]):
+        return f"The enemy stack in {on} is not in front of your stack in {by}: a unit attacks only the three hexes in front of it (rule 7.02)"
+    if all(role(c) == "worker" for c in st):
+        return "Workers cannot attack (rule 2.023)"
+    return f"The stack in {by} already attacks {on}"
+
+
+def _done(state: State, seat: str, args: dict[str, str]) -> str:
+    if state.step == "attack":
+        return "Your attacks cannot stand yet: " + "; ".join(unmet(state, Index(state), seat))
+    return ""
+
+
+def _retreat(state: State, seat: str, args: dict[str, str]) -> str:
+    if state.step == "combat" and state.queue and state.queue[0].kind == "retreat":
+        ok = results.retreat_choices(state, state.queue[0])
+        return f"The stack retreats one hex into an empty or friendly hex where it can stack: {', '.join(ok)} (rule 7.066)"
+    return ""
+
+
+def _lose(state: State, seat: str, args: dict[str, str]) -> str:
+    if state.step == "combat" and state.queue and state.queue[0].kind == "loss":
+        return f"Losses come from the units in that combat: {', '.join(state.queue[0].units)} (rule 7.063)"
+    return ""
+
+
+_BY_VERB = {
+    "pick": _pick,
+    "drop": _drop,
+    "move": _move,
+    "charge": _charge,
+    "fly": _fly,
+    "face": _face,
+    "attack": _attack,
+    "done": _done,
+    "retreat": _retreat,
+    "lose": _lose,
+}

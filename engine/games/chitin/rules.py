@@ -1,0 +1,310 @@
+"""Chitin: I as a ``GameRules``: prompts, legal actions and their effects, step by step."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from pydantic import BaseModel
+
+from engine.core.dice import Dice
+from engine.core.errors import BadArguments
+from engine.core.protocol import Action, Event, GameConfig, GameRules, Outcome, Prompt, VerbSpec, View
+from engine.games.chitin import explain, flow, movement, results, verbs
+from engine.games.chitin.board import DIRS, Index, geo
+from engine.games.chitin.combat import attack_choices, battles, preview, unmet
+from engine.games.chitin.data import scenarios
+from engine.games.chitin.flow import SEATS
+from engine.games.chitin.state import Pair, State
+
+OPTIONS = {
+    "turn_limit": "end the game after this many game turns and score it then (0: no limit)",
+    "first_off": "the 'first off' endgame of rule 4.05 instead of 4.04 (advanced scenarios)",
+}
+
+_CACHE: OrderedDict[tuple[str, str], list[Action]] = OrderedDict()
+
+
+def _act(verb: str, **args: str | int) -> Action:
+    return Action.model_construct(verb=verb, args=args)
+
+
+class Chitin(GameRules):
+    """Chitin: I, The Harvest Wars."""
+
+    name = "chitin"
+    title = "Chitin: I"
+    seats = SEATS
+    scenarios = tuple(scenarios().scenarios)
+    options_help = OPTIONS
+
+    # -- setup ---------------------------------------------------------------------------
+
+    def setup(self, config: GameConfig, dice: Dice) -> State:
+        """A new game of the chosen scenario (3.03)."""
+        name = config.scenario or "learning"
+        if name not in scenarios().scenarios:
+            raise BadArguments(f"there is no Chitin scenario '{name}'; choose one of {', '.join(self.scenarios)}")
+        unknown = sorted(set(config.options) - set(OPTIONS))
+        if unknown:
+            raise BadArguments(f"Chitin has no option '{unknown[0]}'; the options are {', '.join(OPTIONS)}")
+        try:
+            limit = int(config.options.get("turn_limit", 0))
+        except (TypeError, ValueError):
+            raise BadArguments("turn_limit must be a whole number of game turns, like 8") from None
+        if limit < 0:
+            raise BadArguments("turn_limit must be 0 (no limit) or more")
+        first_off = str(config.options.get("first_off", "false")).lower() in ("1", "true", "yes", "on")
+        state = flow.new_state(name, limit, first_off)
+        if not state.picks:
+            flow.roll_first(state, dice, [])
+        return state
+
+    def state_model(self) -> type[BaseModel]:
+        """The state class."""
+        return State
+
+    # -- prompts -------------------------------------------------------------------------
+
+    def pending(self, state: BaseModel) -> list[Prompt]:
+        """Who must decide what now."""
+        assert isinstance(state, State)
+        s = state.step
+        if s == "forces":
+            sc = flow.scenario(state)
+            out = []
+            for seat in SEATS:
+                if seat not in state.ready:
+                    used, plunge = flow.army_points(state.picks[seat])
+                    text = f"Choose your army in secret: {used} of {sc.points} points used"
+                    if sc.plunge_limit:
+                        text += f", {plunge} of {sc.plunge_limit} in Plunge units"
+                    out.append(Prompt(seat=seat, verbs=("pick", "drop", "ready"), text=text, rule=sc.rule, secret=True, group="forces"))
+            return out
+        if s == "order":
+            return [Prompt(seat=state.high, verbs=("choose",), text="You rolled high: choose first move or an end of the map", rule="3.02")]
+        if s == "order2":
+            low = movement.enemy_of(state, state.high)
+            return [Prompt(seat=low, verbs=("choose",), text=f"{state.high} moves first: choose your end of the map", rule="3.02")]
+        if s == "move":
+            return [Prompt(seat=state.active, verbs=("move", "charge", "fly", "overrun", "face", "done"), text="Move your units; /done when finished", rule="6.0")]
+        if s == "face":
+            return [Prompt(seat=state.active, verbs=("face",), text=f"Face the stack in {state.face_hex}", rule="6.06")]
+        if s == "attack":
+            return [Prompt(seat=state.active, verbs=("attack", "cancel", "done"), text=self._attack_text(state), rule="7.02")]
+        if s == "combat" and state.queue:
+            return [self._task_prompt(state)]
+        return []
+
+    def _attack_text(self, state: State) -> str:
+        idx = Index(state)
+        lines = ["Declare your attacks, one pair at a time; /done to roll"]
+        for b in battles(state, idx, state.active):
+            lines.append(f"on {', '.join(b.defenders)}: {preview(state, idx, state.active, b)}")
+        lines.extend(unmet(state, idx, state.active))
+        return "\n".join(lines)
+
+    def _task_prompt(self, state: State) -> Prompt:
+        t = state.queue[0]
+        if t.kind == "loss":
+            return Prompt(seat=t.seat, verbs=("lose",), text=f"Choose {t.n} unit(s) to lose among {', '.join(t.units)}", rule=t.rule)
+        if t.kind == "retreat":
+            units = results.alive(state, t.units)
+            return Prompt(seat=t.seat, verbs=("retreat",), text=f"Retreat the enemy stack in {units[0].hex} one hex", rule=t.rule)
+        return Prompt(seat=t.seat, verbs=("advance", "face", "done"), text="You may advance into the vacated hex or change facing; /done when finished", rule="7.066")
+
+    # -- legal actions -------------------------------------------------------------------
+
+    def legal_actions(self, state: BaseModel, seat: str) -> list[Action]:
+        """Every legal action of ``seat`` now."""
+        assert isinstance(state, State)
+        key = (seat, state.model_dump_json())
+        hit = _CACHE.get(key)
+        if hit is None:
+            hit = self._legal(state, seat)
+            _CACHE[key] = hit
+            while len(_CACHE) > 16:
+                _CACHE.popitem(last=False)
+        return list(hit)
+
+    def _legal(self, state: State, seat: str) -> list[Action]:
+        if not any(p.seat == seat for p in self.pending(state)):
+            return []
+        s = state.step
+        if s == "forces":
+            out = [_act("pick", kind=k) for k in flow.pick_kinds(state) if not flow.pick_problem(state, seat, k)]
+            out += [_act("drop", kind=k) for k in sorted(set(state.picks[seat]))]
+            return out + [_act("ready")]
+        if s == "order":
+            return [_act("choose", pick=p) for p in ("first", "north", "south")]
+        if s == "order2":
+            return [_act("choose", pick=p) for p in ("north", "south")]
+        idx = Index(state)
+        if s == "move":
+            return self._move_actions(state, idx, seat)
+        if s == "face":
+            return [_act("face", stack=state.face_hex, dir=DIRS[d]) for d in movement.facing_choices(state, idx, seat)]
+        if s == "attack":
+            out = [_act("attack", by=p.by, on=p.on) for p in attack_choices(state, idx, seat)]
+            out += [_act("cancel", by=p.by, on=p.on) for p in state.plan]
+            if not unmet(state, idx, seat):
+                out.append(_act("done"))
+            return out
+        return self._task_actions(state)
+
+    def _move_actions(self, state: State, idx: Index, seat: str) -> list[Action]:
+        out = [_act(v, stack=gid, to=d) for v, gid, d in movement.ground_moves(state, idx, seat)]
+        if state.advanced:
+            for c in sorted(state.mine(seat), key=movement.natural):
+                if c.type == "PL" and not c.moved and c.where in ("map", "reserve"):
+                    out += [_act("fly", unit=c.id, to=d) for d in movement.air_reach(state, seat, c)]
+        out += [_act("overrun", stack=a, on=b) for a, b in movement.overruns(state, idx, seat)]
+        for h in movement.turn_in_place_hexes(idx, seat):
+            out += [_act("face", stack=h, dir=d) for d in DIRS]
+        return out + [_act("done")]
+
+    def _task_actions(self, state: State) -> list[Action]:
+        t = state.queue[0]
+        if t.kind == "loss":
+            return [_act("lose", unit=c.id) for c in results.alive(state, t.units)]
+        if t.kind == "retreat":
+            gid = movement.group_id(results.alive(state, t.units))
+            return [_act("retreat", stack=gid, to=d) for d in results.retreat_choices(state, t)]
+        out = [_act("advance", stack=h, to=v, dir=d) for h, v in results.advance_choices(state, t) for d in DIRS]
+        out += [_act("face", stack=h, dir=d) for h in sorted({c.hex for c in results.alive(state, t.units)}) for d in DIRS]
+        return out + [_act("done")]
+
+    # -- applying ------------------------------------------------------------------------
+
+    def _apply(self, state: BaseModel, seat: str, action: Action, dice: Dice) -> tuple[BaseModel, list[Event]]:
+        assert isinstance(state, State)
+        new = state.model_copy(deep=True)
+        events: list[Event] = []
+        handler = getattr(self, f"_do_{new.step}")
+        handler(new, seat, action, dice, events)
+        flow.check_end(new, events)
+        return new, events
+
+    def _do_forces(self, state: State, seat: str, a: Action, dice: Dice, events: list[Event]) -> None:
+        if a.verb == "ready":
+            state.ready.append(seat)
+            events.append(Event(kind="committed", text=f"{seat} has chosen"))
+            events.append(Event(kind="secret", text=f"Your army: {flow.army_text(state.picks[seat])}", to=(seat,)))
+            if len(state.ready) == len(SEATS):
+                flow.reveal(state, dice, events)
+            return
+        kind = str(a.args["kind"])
+        if a.verb == "pick":
+            state.picks[seat].append(kind)
+        else:
+            state.picks[seat].remove(kind)
+        events.append(Event(kind="secret", text=f"Your army so far: {flow.army_text(state.picks[seat])}", to=(seat,)))
+
+    def _do_order(self, state: State, seat: str, a: Action, dice: Dice, events: list[Event]) -> None:
+        flow.choose(state, seat, str(a.args["pick"]), events)
+
+    _do_order2 = _do_order
+
+    def _do_move(self, state: State, seat: str, a: Action, dice: Dice, events: list[Event]) -> None:
+        args = {k: str(v) for k, v in a.args.items()}
+        if a.verb in ("move", "charge"):
+            movement.do_move(state, seat, args["stack"], args["to"], a.verb == "charge", events)
+        elif a.verb == "fly":
+            movement.do_fly(state, seat, state.counters[args["unit"]], args["to"], events)
+        elif a.verb == "overrun":
+            self._overrun(state, seat, args["stack"], args["on"], dice, events)
+        elif a.verb == "face":
+            movement.face(state, seat, args["stack"], DIRS.index(args["dir"]), events)
+            for c in state.mine(seat):
+                if c.where == "map" and c.hex == args["stack"] and not c.moved:
+                    c.moved, c.mp = True, 0
+        else:
+            flow.end_movement(state, seat, dice, events)
+
+    def _overrun(self, state: State, seat: str, src: str, dst: str, dice: Dice, events: list[Event]) -> None:
+        """7.07: the defenders die in the movement phase; the stack goes on through their hex."""
+        g = geo()
+        idx = Index(state)
+        from engine.games.chitin.combat import attacking_stack
+        from engine.games.chitin.food import kill
+
+        mine = attacking_stack(idx, seat, g.hex_of[src])
+        for c in list(idx.ground[g.hex_of[dst]]):
+            kill(state, c, c.units, dice, events, "overrun, rule 7.07")
+        cost = 2 + max(g.terrain_cost(c.type)[g.hex_of[dst]] for c in mine)
+        for c in mine:
+            c.hex, c.mp, c.moved = dst, c.mp - cost, False
+        events.append(Event(kind="overrun", text=f"{seat} overruns the enemy in {dst} from {src} and moves on through it (rule 7.07)", hexes=(src, dst)))
+        state.moved_hexes.append(dst)
+        state.step, state.face_hex, state.face_charge = "face", dst, False
+
+    def _do_face(self, state: State, seat: str, a: Action, dice: Dice, events: list[Event]) -> None:
+        movement.face(state, seat, str(a.args["stack"]), DIRS.index(str(a.args["dir"])), events)
+        state.step, state.face_hex, state.face_charge = "move", "", False
+
+    def _do_attack(self, state: State, seat: str, a: Action, dice: Dice, events: list[Event]) -> None:
+        if a.verb == "done":
+            flow.start_combat(state, seat, dice, events)
+            return
+        pair = Pair(by=str(a.args["by"]), on=str(a.args["on"]))
+        if a.verb == "attack":
+            state.plan.append(pair)
+        else:
+            state.plan.remove(pair)
+        idx = Index(state)
+        for b in battles(state, idx, seat):
+            if pair in b.pairs:
+                events.append(Event(kind="plan", text=f"{seat} plans an attack on {', '.join(b.defenders)}: {preview(state, idx, seat, b)}", hexes=tuple(b.defenders)))
+        if a.verb == "cancel":
+            events.append(Event(kind="plan", text=f"{seat} cancels the attack by {pair.by} on {pair.on}"))
+
+    def _do_combat(self, state: State, seat: str, a: Action, dice: Dice, events: list[Event]) -> None:
+        from engine.games.chitin.food import kill
+
+        t = state.queue[0]
+        args = {k: str(v) for k, v in a.args.items()}
+        if a.verb == "lose":
+            kill(state, state.counters[args["unit"]], 1, dice, events, f"owner's choice, rule {t.rule}")
+            t.n -= 1
+            if t.n <= 0:
+                state.queue.pop(0)
+        elif a.verb == "retreat":
+            results.do_retreat(state, t, args["to"], events)
+            state.queue.pop(0)
+        elif a.verb == "advance":
+            moving = results.task_stack(state, t, args["stack"])
+            for c in moving:
+                c.hex = args["to"]
+            movement.face(state, seat, args["to"], DIRS.index(args["dir"]), events)
+            events[-1] = Event(kind="advance", text=f"{seat} advances from {args['stack']} into {args['to']}, facing {args['dir']} (rule 7.066)", hexes=(args["stack"], args["to"]))
+            t.units = [i for i in t.units if i not in {c.id for c in moving}]
+        elif a.verb == "face":
+            movement.face(state, seat, args["stack"], DIRS.index(args["dir"]), events)
+            t.units = [i for i in t.units if state.counters[i].hex != args["stack"]]
+        else:
+            state.queue.pop(0)
+        flow.run(state, dice, events)
+
+    # -- refusals, view, outcome --------------------------------------------------------
+
+    def explain_illegal(self, state: BaseModel, seat: str, action: Action) -> str:
+        """Why an action is refused, naming the unit, the hex and the rule."""
+        assert isinstance(state, State)
+        return explain.why(state, seat, action)
+
+    def view(self, state: BaseModel, viewer: str | None) -> View:
+        """What ``viewer`` may see."""
+        assert isinstance(state, State)
+        from engine.games.chitin.view import build
+
+        return build(state, viewer)
+
+    def outcome(self, state: BaseModel) -> Outcome | None:
+        """The result once the game is over."""
+        assert isinstance(state, State)
+        if state.step != "over":
+            return None
+        return Outcome(winner=state.winner or None, reason=state.over_reason, score=dict(state.score))
+
+    def verbs(self) -> list[VerbSpec]:
+        """The commands of Chitin: I."""
+        return verbs.VERBS

@@ -1,0 +1,41 @@
+"""The commands of Chitin: I, for help texts and slash commands."""
+
+from __future__ import annotations
+
+from engine.core.protocol import ArgSpec, VerbSpec
+
+STACK = ArgSpec(name="stack", help="counter id (R3) or ids joined by + (R3+R7) moving together", kind="unit")
+TO = ArgSpec(name="to", help="hex number such as 0608, or 'off' to leave by your own end", kind="hex")
+DIR = ArgSpec(name="dir", help="facing: N, NE, SE, S, SW or NW", kind="direction")
+
+VERBS = [
+    VerbSpec(verb="pick", help="add a counter to your secret army (GT3 is a 3-unit Gantua)", rule="3.032", secret=True,
+             args=(ArgSpec(name="kind", help="counter kind: GT1-3, PX1-3, LR1-3, TR1-3, PL1/2/4, B"),)),
+    VerbSpec(verb="drop", help="take a counter out of your secret army", rule="3.032", secret=True,
+             args=(ArgSpec(name="kind", help="counter kind"),)),
+    VerbSpec(verb="ready", help="commit your secret army", rule="3.032", secret=True),
+    VerbSpec(verb="choose", help="high roller: first move or an end; then the other player's end", rule="3.02",
+             args=(ArgSpec(name="pick", help="first, north or south"),)),
+    VerbSpec(verb="move", help="move a counter or a stack (entering from your end, or leaving by it)", rule="6.0",
+             args=(STACK, TO)),
+    VerbSpec(verb="charge", help="charge-move Gantuas or Phlanx (+2 movement, must attack, doubled strength)",
+             rule="8.02", args=(STACK, TO)),
+    VerbSpec(verb="fly", help="fly a Plunge counter to a megahex (named by its centre hex)", rule="8.011",
+             args=(ArgSpec(name="unit", help="air counter id", kind="unit"), TO)),
+    VerbSpec(verb="overrun", help="overrun an enemy stack at 6 to 1 or better and go on through its hex",
+             rule="7.07", args=(ArgSpec(name="stack", help="hex of your stack", kind="hex"),
+                                ArgSpec(name="on", help="hex of the enemy stack", kind="hex"))),
+    VerbSpec(verb="face", help="set the facing of the stack in a hex", rule="6.06",
+             args=(ArgSpec(name="stack", help="hex of the stack", kind="hex"), DIR)),
+    VerbSpec(verb="attack", help="declare an attack: your stack (hex) or air unit (id) on an enemy hex or 'air'",
+             rule="7.03", args=(ArgSpec(name="by", help="hex of your stack, or id of an air unit"),
+                                ArgSpec(name="on", help="hex of the enemy stack, or 'air'"))),
+    VerbSpec(verb="cancel", help="take back a declared attack", rule="7.03",
+             args=(ArgSpec(name="by", help="attacker"), ArgSpec(name="on", help="target"))),
+    VerbSpec(verb="lose", help="choose a unit to lose (one unit of that counter)", rule="7.063",
+             args=(ArgSpec(name="unit", help="counter id", kind="unit"),)),
+    VerbSpec(verb="retreat", help="retreat an enemy stack one hex (or megahex)", rule="7.066", args=(STACK, TO)),
+    VerbSpec(verb="advance", help="advance a winning stack into a vacated hex and face it", rule="7.066",
+             args=(ArgSpec(name="stack", help="hex of your stack", kind="hex"), TO, DIR)),
+    VerbSpec(verb="done", help="finish moving, declaring attacks, or advancing"),
+]

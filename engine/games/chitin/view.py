@@ -1,0 +1,77 @@
+"""What a viewer sees of a game of Chitin: I: counters, chits, attacks, captions."""
+
+from __future__ import annotations
+
+from engine.core.protocol import ArrowView, CounterView, HighlightView, MarkerView, View
+from engine.games.chitin import flow
+from engine.games.chitin.board import label
+from engine.games.chitin.food import chit_hex, chits_off, points
+from engine.games.chitin.state import State
+
+COLOURS = {"Red": "red", "Blue": "blue"}
+
+
+def build(state: State, viewer: str | None) -> View:
+    """The board as ``viewer`` may see it; secret armies stay hidden until both are in."""
+    counters = tuple(
+        CounterView(hex=c.hex, side=c.side, label=c.type, sub=label(c) + (f" +{c.chit}" if c.chit else ""),
+                    facing=c.facing if c.type != "PL" else None, disrupted=c.disrupted, id=c.id)
+        for c in state.counters.values() if c.where == "map"
+    )
+    markers = tuple(
+        MarkerView(hex=chit_hex(state, ch), kind="chit-carried" if ch.carrier else "chit", text=f"{ch.letter} {ch.value}")
+        for ch in state.chits.values() if chit_hex(state, ch)
+    )
+    arrows = [ArrowView(src=a, dst=b, label=f"{cb.odds}" + (f" {cb.die}: {cb.result}" if cb.die else ""))
+              for cb in state.combats for a, b in cb.arrows]
+    arrows += [ArrowView(src=_spot(state, p.by), dst=p.on if p.on != "air" else _spot(state, p.by), label="planned")
+               for p in state.plan]
+    highlights = [HighlightView(hex=h, kind="moved") for h in dict.fromkeys(state.moved_hexes)]
+    highlights += [HighlightView(hex=h, kind="loss") for h in dict.fromkeys(state.loss_hexes)]
+    highlights += [HighlightView(hex=d, kind="combat") for cb in state.combats for d in {b for _, b in cb.arrows}]
+    return View(
+        game="chitin", map="chitin", title=f"Chitin: I - {flow.scenario(state).title}", turn=state.turn,
+        phase=state.step, active=state.active, sides=dict(COLOURS), counters=counters, markers=markers,
+        arrows=tuple(arrows), highlights=tuple(highlights), boxes=_boxes(state),
+        caption=_caption(state), private=_private(state, viewer),
+    )
+
+
+def _spot(state: State, key: str) -> str:
+    return state.counters[key].hex if key in state.counters else key
+
+
+def _boxes(state: State) -> dict[str, tuple[str, ...]]:
+    out: dict[str, tuple[str, ...]] = {}
+    for s in flow.SEATS:
+        waiting = [f"{c.id} {c.type} {label(c)}" for c in state.mine(s) if c.where == "reserve"]
+        if waiting:
+            out[f"{s} beyond the {state.ends.get(s) or '?'} end"] = tuple(waiting)
+        off = [f"{ch.letter} ({ch.value})" for ch in state.chits.values() if ch.off_by == s]
+        if off:
+            out[f"{s} harvest"] = tuple(off)
+    return out
+
+
+def _caption(state: State) -> tuple[str, ...]:
+    lines = []
+    if state.step == "forces":
+        lines.append("Both players are choosing their armies in secret: " + ", ".join(f"{s} {'ready' if s in state.ready else 'choosing'}" for s in flow.SEATS))
+    if state.ends.get("Red"):
+        lines.append(", ".join(f"{s}: {state.ends[s]} end" for s in flow.SEATS) + f"; turn {state.turn}, {state.active} to play ({state.step})")
+    if state.advanced:
+        lines.append("Victory points: " + ", ".join(f"{s} {points(state, s)} (lost {state.lost.get(s, 0)} units)" for s in flow.SEATS))
+    else:
+        lines.append("Chits carried off: " + ", ".join(f"{s} {chits_off(state, s)}" for s in flow.SEATS))
+    for cb in state.combats:
+        if cb.result and cb.result != "none":
+            lines.append(f"{cb.attack} to {cb.defence} ({cb.odds}), rolled {cb.die}: {cb.result}")
+    if state.over_reason:
+        lines.append(f"Game over: {state.over_reason}; winner {state.winner or 'none (draw)'}")
+    return tuple(lines)
+
+
+def _private(state: State, viewer: str | None) -> tuple[str, ...]:
+    if viewer is None or state.step != "forces" or viewer not in state.picks:
+        return ()
+    return (f"Your army so far: {flow.army_text(state.picks[viewer])}",)
