@@ -29,7 +29,8 @@ The whole sequence of the text, one decision at a time::
     ex.step == "done"; ex.attacker, ex.defender are the stacks afterwards; ex.notes tell the story
 
 ``Stack`` and ``Unit`` (engine.combat.steps) describe the forces: units top of the
-stack first, each with a strength and the flags ``extra_defence`` and ``soft``; a
+stack first, each with a strength, the flags ``extra_defence`` and ``soft``, and
+``step_points`` where one hit removes more (a whole unit); a
 stack's ``redoubt`` (its intrinsic strength), ``cover`` (a city's extra
 defense) and ``advantages`` (re-rolls). ``StepOptions`` names every option.
 """

@@ -19,11 +19,13 @@ class Unit(BaseModel):
     """Extra defense (armor): two hits reduce it by one step."""
     soft: bool = False
     """Soft units: one step is two strength points (8, 6, 4, 2, eliminated)."""
+    step_points: int | None = Field(default=None, gt=0)
+    """Strength points one step removes, where a game counts steps its own way (a whole unit)."""
 
     @property
     def step(self) -> int:
         """Strength points lost per step."""
-        return 2 if self.soft else 1
+        return self.step_points or (2 if self.soft else 1)
 
 
 class Stack(BaseModel):

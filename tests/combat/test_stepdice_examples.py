@@ -134,3 +134,11 @@ def test_note_2_seven_or_eight_retreating_points_counter_attack_with_four() -> N
         ex = open_exchange(stack(6, prefix="a"), stack(*strengths, prefix="d"), StepOptions(), dice)
         ex = choose_defence(ex, "retreat_and_counter", dice)
         assert ex.counter is not None and ex.counter.strength == 4
+
+
+def test_soft_units_a_game_may_count_a_whole_unit_as_one_step() -> None:
+    # A counter of three strength-4 units where one hit removes one unit.
+    units = tuple(Unit(id=f"g{i}", strength=4, step_points=4) for i in range(3))
+    after, tally = land_all(*begin_hits(Stack(units=units), 2, in_redoubt=False, redoubt_absorbs=False))
+    assert [u.id for u in after.units] == ["g2"]
+    assert tally.eliminated == ("g0", "g1")
