@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from engine.core.protocol import View
-from render.board import board_image
+from render.compose import board_image
 from render.geometry import Layout
 from render.panel import TITLE_H
 from render.terrain import static_layer
