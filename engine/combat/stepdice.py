@@ -270,13 +270,13 @@ def _start_hits(ex: Exchange) -> Exchange:
 
 
 def _next_hits(ex: Exchange, after: Side | None) -> Exchange:
-    order: list[Side] = ["defender", "attacker"]
-    for side in order[order.index(after) + 1 :] if after else order:
-        stack = ex.stack(side)
-        in_redoubt = not ex.retreated(side)
-        stack, tally = begin_hits(stack, ex.hits_on.get(side, 0), in_redoubt, ex.options.redoubt_absorbs)
-        return _continue_hits(ex, side, stack, tally)
-    return _after_hits(ex)
+    # The defender's losses are placed first, then the attacker's.
+    if after == "attacker":
+        return _after_hits(ex)
+    side: Side = "defender" if after is None else "attacker"
+    in_redoubt = not ex.retreated(side)
+    stack, tally = begin_hits(ex.stack(side), ex.hits_on.get(side, 0), in_redoubt, ex.options.redoubt_absorbs)
+    return _continue_hits(ex, side, stack, tally)
 
 
 def _continue_hits(ex: Exchange, side: Side, stack: Stack, tally: HitTally) -> Exchange:

@@ -196,7 +196,7 @@ class StepDiceGame(GameRules):
                 land_hit(ex.stack(ex.placing), ex.tally, given)
             except IllegalAction as exc:
                 return f"{exc} (Taking hits)"
-        if given.startswith("retreat"):
+        if given in ("retreat", "retreat_and_counter"):
             who = "defender" if action.verb == "defend" else "attacker"
             return (
                 f"the {who} has no hex to retreat to in this combat ({PREFIX[who]}_retreat:no); "
