@@ -8,9 +8,8 @@ import pytest
 from PIL import Image
 
 import render
-from engine.core.hexes import format_ccrr
 from engine.core.maps import DATA_DIR, load_map
-from engine.core.protocol import CounterView, View
+from engine.core.protocol import View
 from render import compose as board_module
 from render.compose import CARD_W, PANEL_W
 from render.panel import TITLE_H, box_blocks, stack_height
@@ -18,36 +17,10 @@ from render.style import TITLE_BG
 from render.terrain import static_layer
 from tests.render import views
 from tests.render.conftest import decode, near, view_of
+from tests.render.views import sixty_counters
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MAX_BOARD_BYTES = 400 * 1024
-
-
-def sixty_counters(game_map, base: View) -> View:
-    """A busy board: 60 counters in ones, twos and an eight-stack, with labels, facings and states."""
-    hexes = sorted(game_map.hexes)
-    counters = []
-    for i in range(52):
-        h = hexes[(i * 37) % len(hexes)]
-        n = 2 if i % 5 == 0 else 1
-        for k in range(n):
-            counters.append(
-                CounterView(
-                    hex=format_ccrr(h),
-                    side="AB"[(i + k) % 2],
-                    label=f"U{i}{k}",
-                    sub=f"{i % 9}-{k + 3}",
-                    facing=i % 6,
-                    disrupted=i % 7 == 0,
-                    hidden=i % 11 == 0,
-                )
-            )
-    counters = counters[:52]
-    for k in range(8):
-        counters.append(
-            CounterView(hex=format_ccrr(hexes[len(hexes) // 2]), side="AB"[k % 2], label=f"S{k}", sub="4-4")
-        )
-    return base.model_copy(update={"counters": tuple(counters), "sides": {"A": "blue", "B": "gold"}})
 
 
 def test_board_is_a_valid_png(chitin_map):

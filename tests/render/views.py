@@ -168,3 +168,30 @@ def combat_card_view() -> View:
         boxes={"Casualties": ("Blue Pvt",)},
         caption=("Red rolled 5 + 1 = 6 against Blue's 4: Blue falls back.",),
     )
+
+
+def sixty_counters(game_map, base: View) -> View:
+    """A busy board: 60 counters in ones, twos and an eight-stack, with labels, facings and states."""
+    hexes = sorted(game_map.hexes)
+    counters = []
+    for i in range(52):
+        h = hexes[(i * 37) % len(hexes)]
+        n = 2 if i % 5 == 0 else 1
+        for k in range(n):
+            counters.append(
+                CounterView(
+                    hex=format_ccrr(h),
+                    side="AB"[(i + k) % 2],
+                    label=f"U{i}{k}",
+                    sub=f"{i % 9}-{k + 3}",
+                    facing=i % 6,
+                    disrupted=i % 7 == 0,
+                    hidden=i % 11 == 0,
+                )
+            )
+    counters = counters[:52]
+    for k in range(8):
+        counters.append(
+            CounterView(hex=format_ccrr(hexes[len(hexes) // 2]), side="AB"[k % 2], label=f"S{k}", sub="4-4")
+        )
+    return base.model_copy(update={"counters": tuple(counters), "sides": {"A": "blue", "B": "gold"}})

@@ -1,0 +1,45 @@
+"""Renderer benchmarks (run with `make bench`): static layer, a busy board, PNG encoding alone."""
+
+from __future__ import annotations
+
+import pytest
+
+import render
+from render.compose import board_image, encode_png
+from render.terrain import build_static, map_size
+from tests.render import maps, views
+from tests.render.views import sixty_counters
+
+
+@pytest.fixture(scope="module")
+def big_map():
+    return maps.annihilator_like()
+
+
+@pytest.fixture(scope="module")
+def busy_view(big_map):
+    return sixty_counters(big_map, views.annihilator_view(big_map))
+
+
+def test_bench_static_layer(benchmark, big_map):
+    size = map_size(big_map)
+    layer = benchmark(build_static, big_map, size)
+    assert layer.image.width > 1000
+
+
+def test_bench_board_sixty_counters(benchmark, big_map, busy_view):
+    render.board(busy_view, game_map=big_map)  # the static layer is cached from here on
+    png = benchmark(render.board, busy_view, game_map=big_map)
+    assert len(png) <= 400 * 1024
+
+
+def test_bench_board_image_without_encoding(benchmark, big_map, busy_view):
+    board_image(busy_view, game_map=big_map)
+    img = benchmark(board_image, busy_view, game_map=big_map)
+    assert img.width > 1000
+
+
+def test_bench_png_encode(benchmark, big_map, busy_view):
+    img = board_image(busy_view, game_map=big_map)
+    png = benchmark(encode_png, img)
+    assert png[:4] == b"\x89PNG"
