@@ -5,6 +5,7 @@ API::
 
     resolve_assault(attackers, defenders, dice, *, pairs=None,
                     opportunity_fire=(), defender_has_fired=False) -> Assault
+    check_assault(attackers, defenders, ...) -> pairs   # the same checks, before any die
     pair_up(attacker_ids, defender_ids) -> pairs   # each figure faces at least one opponent
     assault_result(attack_total, defence_total) -> AssaultResult   # the five outcomes
 
@@ -179,6 +180,25 @@ def pair_up(attackers: list[str], defenders: list[str]) -> tuple[tuple[str, str]
     return tuple((attackers[i % len(attackers)], d) for i, d in enumerate(defenders))
 
 
+def check_assault(
+    attackers: list[Figure],
+    defenders: list[Figure],
+    *,
+    pairs: list[tuple[str, str]] | None = None,
+    opportunity_fire: tuple[str, ...] = (),
+    defender_has_fired: bool = False,
+) -> tuple[tuple[str, str], ...]:
+    """Check the figures, opportunity fire and pairings before any die; return the pairings used."""
+    _check_figures(attackers, defenders)
+    _check_opportunity_fire(attackers, opportunity_fire, defender_has_fired)
+    live_a = [f for f in attackers if f.id not in opportunity_fire]
+    if not live_a:  # opportunity fire stopped the whole assault before contact
+        return ()
+    chosen = pair_up([f.id for f in live_a], [f.id for f in defenders]) if pairs is None else tuple(pairs)
+    _check_pairs(chosen, live_a, defenders)
+    return chosen
+
+
 def resolve_assault(
     attackers: list[Figure],
     defenders: list[Figure],
@@ -189,18 +209,20 @@ def resolve_assault(
     defender_has_fired: bool = False,
 ) -> Assault:
     """Resolve one round of close assault; dice are rolled attackers first, in the order given."""
-    _check_figures(attackers, defenders)
-    _check_opportunity_fire(attackers, opportunity_fire, defender_has_fired)
+    chosen = check_assault(
+        attackers,
+        defenders,
+        pairs=pairs,
+        opportunity_fire=opportunity_fire,
+        defender_has_fired=defender_has_fired,
+    )
     fates: dict[str, Fate] = {f.id: "fights_on" for f in attackers + defenders}
     fates.update({f: "shot_down" for f in opportunity_fire})
-    live_a = [f for f in attackers if f.id not in opportunity_fire]
-    if not live_a:  # opportunity fire stopped the whole assault before contact
+    if not chosen:
         return Assault(rolls=(), combats=(), fates=fates, pairs=())
-    chosen = pair_up([f.id for f in live_a], [f.id for f in defenders]) if pairs is None else tuple(pairs)
-    _check_pairs(chosen, live_a, defenders)
-    rolls = [_roll(f, "attacker", chosen, dice) for f in live_a] + [
-        _roll(f, "defender", chosen, dice) for f in defenders
-    ]
+    live_a = [f for f in attackers if f.id not in opportunity_fire]
+    rolls = [_roll(f, "attacker", chosen, dice) for f in live_a]
+    rolls += [_roll(f, "defender", chosen, dice) for f in defenders]
     totals = {r.id: r.total for r in rolls}
     by_id = {f.id: f for f in attackers + defenders}
     combats = []

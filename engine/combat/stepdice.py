@@ -76,7 +76,7 @@ class Volley(BaseModel):
             return "no dice: no hits"
         parts = [f"{self.strength} dice: " + " ".join(map(str, self.passes[0]))]
         parts += [f"re-roll {len(p)}: " + " ".join(map(str, p)) for p in self.passes[1:]]
-        return "; ".join(parts) + f"; {_hits(self.hits)}"
+        return "; ".join(parts) + f"; {hits_text(self.hits)}"
 
 
 def roll_hits(dice: Dice, strength: int, advantages: int = 0, why: str = "attack") -> Volley:
@@ -232,9 +232,9 @@ def choose_attack(ex: Exchange, choice: AttackerChoice) -> Exchange:
     hits = ex.counter.hits
     if choice == "retreat":
         hits = reduced_hits(hits, retreat_count(ex.attacker, ex.options))
-        note = f"The attacker retreats and takes {_hits(hits)} of {ex.counter.hits} (note [1])."
+        note = f"The attacker retreats and takes {hits_text(hits)} of {ex.counter.hits} (note [1])."
     else:
-        note = f"The attacker accepts {_hits(hits)}."
+        note = f"The attacker accepts {hits_text(hits)}."
     update = {
         "attacker_choice": choice,
         "hits_on": {**ex.hits_on, "attacker": hits},
@@ -323,7 +323,8 @@ def _other(side: Side) -> Side:
     return "defender" if side == "attacker" else "attacker"
 
 
-def _hits(n: int) -> str:
+def hits_text(n: int) -> str:
+    """``1 hit``, ``3 hits``."""
     return "1 hit" if n == 1 else f"{n} hits"
 
 
@@ -335,22 +336,22 @@ def _strength_text(stack: Stack) -> str:
 
 def _defence_note(ex: Exchange, choice: DefenderChoice, hits: int) -> str:
     if choice == "accept_and_counter":
-        return f"The defender accepts {_hits(hits)} and counter-attacks."
+        return f"The defender accepts {hits_text(hits)} and counter-attacks."
     tail = " and counter-attacks at half strength (note [2])" if choice == "retreat_and_counter" else ""
-    return f"The defender retreats, taking {_hits(hits)} of {ex.attack.hits} (note [1]){tail}."
+    return f"The defender retreats, taking {hits_text(hits)} of {ex.attack.hits} (note [1]){tail}."
 
 
 def _loss_note(side: Side, tally: HitTally, stack: Stack) -> str:
     parts = []
     if tally.absorbed:
-        parts.append(f"the redoubt absorbs {_hits(tally.absorbed)}")
+        parts.append(f"the redoubt absorbs {hits_text(tally.absorbed)}")
     if tally.losses:
         counts = {u: tally.losses.count(u) for u in dict.fromkeys(tally.losses)}
         parts.append("steps lost: " + ", ".join(f"{u} {n}" for u, n in counts.items()))
     if tally.eliminated:
         parts.append("eliminated: " + ", ".join(tally.eliminated))
     if tally.wasted:
-        parts.append(f"{_hits(tally.wasted)} without effect")
+        parts.append(f"{hits_text(tally.wasted)} without effect")
     if tally.redoubt_lost:
         parts.append(f"the redoubt loses {tally.redoubt_lost} strength")
     left = ", ".join(f"{u.id} {u.strength}" for u in stack.units) or "nothing"

@@ -227,3 +227,12 @@ def test_playout_dice_game_ends_without_dead_ends(options: dict[str, str]) -> No
         result = playout(GAME, "standard", options, seed=seed, max_actions=200)
         assert not result.capped
         assert result.outcome is not None
+
+
+def test_playout_dice_game_reaches_every_kind_of_decision() -> None:
+    verbs: dict[str, int] = {}
+    for options in OPTION_SETS:
+        for seed in range(10):
+            for verb, n in playout(GAME, "standard", options, seed=seed, max_actions=200).verbs.items():
+                verbs[verb] = verbs.get(verb, 0) + n
+    assert set(verbs) == {"defend", "respond", "hit", "advance"}

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from engine.combat.assault import MODIFIERS, WEAPONS, Assault, Figure, resolve_assault
+from engine.combat.assault import MODIFIERS, WEAPONS, Assault, Figure, check_assault, resolve_assault
 from engine.core.dice import Dice
 from engine.core.errors import BadArguments, IllegalAction
 from engine.core.protocol import Action, Event, GameConfig, GameRules, Outcome, Prompt, VerbSpec, View
@@ -131,8 +131,14 @@ class AssaultGame(GameRules):
             raise BadArguments(
                 f"trapped names defending figures; {', '.join(unknown)} is not one of the defenders"
             )
-        try:  # a dry run with dice that always roll 1 checks names, pairs and opportunity fire now
-            _resolve(state, _Ones())
+        try:
+            check_assault(
+                state.attackers,
+                state.defenders,
+                pairs=state.pairs,
+                opportunity_fire=state.opportunity_fire,
+                defender_has_fired=state.defender_fired,
+            )
         except IllegalAction as exc:
             raise BadArguments(str(exc)) from None
         return state
@@ -212,17 +218,6 @@ class AssaultGame(GameRules):
     def state_model(self) -> type[BaseModel]:
         """The pydantic class of the state."""
         return AssaultState
-
-
-class _Ones:
-    """Dice for the dry run in setup: the checks come before any die matters."""
-
-    def roll(self, sides: int = 6, why: str = "") -> int:
-        return 1
-
-    @property
-    def rolls(self) -> list:
-        return []
 
 
 def _resolve(state: AssaultState, dice: Dice) -> Assault:

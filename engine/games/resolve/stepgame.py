@@ -16,6 +16,7 @@ from engine.combat.stepdice import (
     choose_attack,
     choose_defence,
     counter_strength,
+    hits_text,
     open_exchange,
     place_hit,
     reduced_hits,
@@ -166,7 +167,7 @@ class StepDiceGame(GameRules):
             ]
         if ex.step == "hits" and ex.placing is not None and ex.tally is not None:
             seat = ex.chooser() or ex.placing
-            text = f"place the next of {_hits(ex.tally.remaining)} on the {ex.placing}'s stack"
+            text = f"place the next of {hits_text(ex.tally.remaining)} on the {ex.placing}'s stack"
             return [Prompt(seat=seat, verbs=("hit",), text=text, rule="Taking hits")]
         if ex.step == "advance" and ex.advancing is not None:
             text = "move into the hex the enemy left, or hold"
@@ -301,7 +302,7 @@ def _ex(state: BaseModel) -> Exchange:
 def _defender_text(ex: Exchange) -> str:
     hits, d = ex.attack.hits, ex.defender
     parts = [
-        f"the attack scored {_hits(hits)}: accept them and counter-attack with {counter_strength(d, False)}"
+        f"the attack scored {hits_text(hits)}: accept them and counter-attack with {counter_strength(d, False)}"
     ]
     if ex.defender_can_retreat:
         reduced = reduced_hits(hits, retreat_count(d, ex.options))
@@ -312,14 +313,10 @@ def _defender_text(ex: Exchange) -> str:
 
 def _attacker_text(ex: Exchange) -> str:
     hits = ex.counter.hits if ex.counter else 0
-    text = f"the counter-attack scored {_hits(hits)}: accept them"
+    text = f"the counter-attack scored {hits_text(hits)}: accept them"
     if ex.attacker_can_retreat:
         text += f", or retreat taking {reduced_hits(hits, retreat_count(ex.attacker, ex.options))}"
     return text
-
-
-def _hits(n: int) -> str:
-    return "1 hit" if n == 1 else f"{n} hits"
 
 
 def _forces(ex: Exchange) -> str:
