@@ -77,8 +77,10 @@ def text_lines(
 
 
 def sides_block(view: View) -> Block:
-    """One row a side: its colour chip, its seat name, and who is to move."""
+    """One row a side: its colour chip, its seat name, its counters, and who is to move."""
     seats = list(view.sides) or sorted({c.side for c in view.counters})
+    counts = {seat: sum(1 for c in view.counters if c.side == seat) for seat in seats}
+    bold, small = font(16, "bold"), font(13, "regular")
 
     def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int, w: int) -> None:
         for k, seat in enumerate(seats):
@@ -90,10 +92,15 @@ def sides_block(view: View) -> Block:
                 outline=INK,
                 width=1,
             )
-            d.text((x + 30, yy + 12), seat, font=font(16, "bold"), fill=INK, anchor="lm")
+            d.text((x + 30, yy + 12), seat, font=bold, fill=INK, anchor="lm")
+            note = []
             if seat == view.active:
-                tx = x + 40 + font(16, "bold").getlength(seat)
-                d.text((tx, yy + 12), "to move", font=font(14, "regular"), fill=MUTED, anchor="lm")
+                note.append("to move")
+            if counts[seat]:
+                note.append(f"{counts[seat]} counter{'s' if counts[seat] != 1 else ''}")
+            if note:
+                tx = x + 40 + bold.getlength(seat)
+                d.text((tx, yy + 12), " \u00b7 ".join(note), font=small, fill=MUTED, anchor="lm")
 
     return Block(len(seats) * 26 + 4, draw)
 

@@ -101,6 +101,7 @@ def build_static(game_map: GameMap, size: int) -> StaticLayer:
     _numbers(draw, lay, hexes, layer.fills)
     _regions(draw, game_map, lay)
     _named(draw, game_map, lay)
+    _edges(img, game_map, lay, margin)
     return layer
 
 
@@ -215,3 +216,42 @@ def _named(draw, game_map: GameMap, lay: Layout) -> None:
             outline=(150, 110, 20, 255),
         )
         draw.text((cx, y), text, font=f, fill=INK, anchor="mt")
+
+
+def edge_side(game_map: GameMap, hexes: frozenset[Hex], lay: Layout) -> str:
+    """Which side of the map (top, bottom, left, right) a named edge runs along."""
+    xs = [lay.centre(h)[0] for h in game_map.hexes]
+    ys = [lay.centre(h)[1] for h in game_map.hexes]
+    ex = sum(lay.centre(h)[0] for h in hexes) / len(hexes)
+    ey = sum(lay.centre(h)[1] for h in hexes) / len(hexes)
+    # Compare the edge's centre with the map's, each axis scaled to the map's half extent.
+    mx, my = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    fx = (ex - mx) / max(1.0, (max(xs) - min(xs)) / 2)
+    fy = (ey - my) / max(1.0, (max(ys) - min(ys)) / 2)
+    if abs(fy) >= abs(fx):
+        return "top" if fy < 0 else "bottom"
+    return "left" if fx < 0 else "right"
+
+
+def _edges(img: Image.Image, game_map: GameMap, lay: Layout, margin: int) -> None:
+    f = font(max(9, round(margin * 0.5)), "bold")
+    w, h = img.size
+    for name, hexes in sorted(game_map.edges.items()):
+        if not hexes:
+            continue
+        side = edge_side(game_map, hexes, lay)
+        pts = [lay.centre(x) for x in hexes]
+        text = name.upper()
+        tw = int(f.getlength(text)) + 4
+        strip = Image.new("RGBA", (tw, f.size + 6), (0, 0, 0, 0))
+        ImageDraw.Draw(strip).text(
+            (tw / 2, (f.size + 6) / 2), text, font=f, fill=(90, 84, 70, 255), anchor="mm"
+        )
+        if side in ("top", "bottom"):
+            cx = sum(p[0] for p in pts) / len(pts)
+            cy = margin * 0.35 if side == "top" else h - margin * 0.35
+        else:
+            strip = strip.rotate(90 if side == "left" else -90, expand=True)
+            cx = margin * 0.3 if side == "left" else w - margin * 0.3
+            cy = sum(p[1] for p in pts) / len(pts)
+        img.paste(strip, (round(cx - strip.width / 2), round(cy - strip.height / 2)), strip)

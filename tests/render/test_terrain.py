@@ -225,3 +225,22 @@ def test_map_edge_is_drawn(oneworld_map):
     layer = static_layer(oneworld_map)
     h = Hex(0, 0)
     assert near(pixel(layer.image, layer.layout.edge_midpoint(h, 5)), (40, 40, 46), 25)
+
+
+def test_named_map_edges_are_labelled_in_the_margin_on_their_side():
+    m = small_map(
+        edges={
+            "north end": ["0101", "0201", "0301", "0401", "0501"],
+            "west side": ["0101", "0102", "0103", "0104", "0105"],
+        }
+    )
+    layer = build_static(m, 30)
+    assert terrain.edge_side(m, m.edges["north end"], layer.layout) == "top"
+    assert terrain.edge_side(m, m.edges["west side"], layer.layout) == "left"
+    bare = build_static(small_map(), 30)
+    w, h = layer.image.size
+    top = (0, 0, w, 12)
+    left = (0, 0, 12, h)
+    for box in (top, left):
+        assert layer.image.crop(box).tobytes() != bare.image.crop(box).tobytes()
+        assert sum(1 for p in pixels(layer.image.crop(box)) if luminance(p) < 150) > 20
