@@ -1,0 +1,134 @@
+"""Setting up: scenarios (3.03), secret force selection, first move and ends (3.02)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.dice import FixedDice
+from engine.core.errors import BadArguments, IllegalAction
+from engine.core.protocol import Action, GameConfig, Player
+from engine.games.chitin.state import State
+from tests.chitin.helpers import RULES
+
+PLAYERS = (Player(seat="Red", name="alice"), Player(seat="Blue", name="bob"))
+
+
+def new(scenario: str, dice: list[int] | None = None, **options: object) -> State:
+    state = RULES.setup(GameConfig(game="chitin", scenario=scenario, options=options, players=PLAYERS), FixedDice(dice or []))
+    assert isinstance(state, State)
+    return state
+
+
+def do(state: State, seat: str, verb: str, dice: list[int] | None = None, **args: str):  # type: ignore[no-untyped-def]
+    return RULES.apply(state, seat, Action(verb=verb, args=args), FixedDice(dice or []))
+
+
+def army(state: State, seat: str) -> list[str]:
+    return sorted(f"{c.type}{c.units}" for c in state.counters.values() if c.side == seat)
+
+
+def test_3_031_learning_scenario_forces_and_chits() -> None:
+    s = new("learning", [5, 2])
+    assert army(s, "Red") == ["GT3", "LR3", "PX3", "TR3"] + ["W1"] * 6 == army(s, "Blue")
+    assert sorted(s.chits) == ["A", "C", "F"] and not s.advanced
+    assert s.step == "order" and s.high == "Red"
+
+
+def test_3_036_armageddon_takes_every_counter_of_the_sheet() -> None:
+    s = new("armageddon", [1, 6])
+    assert len([c for c in s.counters.values() if c.side == "Blue"]) == 56
+    assert sorted(s.chits) == list("ABCDEFG") and s.advanced
+
+
+@pytest.mark.parametrize(
+    ("scenario", "rule", "points", "plunge", "advanced"),
+    [("basic", "3.032", 48, 0, False), ("small", "3.033", 48, 8, True),
+     ("intermediate", "3.034", 60, 12, True), ("advanced", "3.035", 78, 16, True)],
+)
+def test_3_03_selection_scenarios(scenario: str, rule: str, points: int, plunge: int, advanced: bool) -> None:
+    s = new(scenario)
+    prompts = RULES.pending(s)
+    assert {p.seat for p in prompts} == {"Red", "Blue"}
+    assert all(p.secret and p.group == "forces" and p.rule == rule for p in prompts)
+    assert f"0 of {points} points" in prompts[0].text
+    assert s.advanced is advanced
+    kinds = {a.args["kind"] for a in RULES.legal_actions(s, "Red") if a.verb == "pick"}
+    assert ("PL4" in kinds) is (plunge > 0) and ("B" in kinds) is advanced
+
+
+def test_3_032_basic_scenario_refuses_an_army_over_48_points() -> None:
+    s = new("basic")
+    for _ in range(4):
+        s, _ = do(s, "Red", "pick", kind="GT3")
+    assert "4 of 4" not in RULES.pending(s)[0].text and "48 of 48" in RULES.pending(s)[0].text
+    with pytest.raises(IllegalAction) as err:
+        do(s, "Red", "pick", kind="TR1")
+    assert "50 points" in str(err.value) and "48" in str(err.value) and "rule 3.032" in str(err.value)
+
+
+def test_3_033_small_scenario_caps_plunge_at_8_points() -> None:
+    s = new("small")
+    s, _ = do(s, "Red", "pick", kind="PL4")
+    with pytest.raises(IllegalAction) as err:
+        do(s, "Red", "pick", kind="PL1")
+    assert "10 points of Plunge" in str(err.value) and "rule 3.033" in str(err.value)
+
+
+def test_3_034_and_3_035_plunge_limits_12_and_16() -> None:
+    s = new("intermediate")
+    s, _ = do(s, "Blue", "pick", kind="PL4")
+    s, _ = do(s, "Blue", "pick", kind="PL2")
+    assert not [a for a in RULES.legal_actions(s, "Blue") if a.args.get("kind") == "PL1" and a.verb == "pick"]
+    s = new("advanced")
+    for _ in range(2):
+        s, _ = do(s, "Blue", "pick", kind="PL4")
+    assert "16 of 16 in Plunge" in [p for p in RULES.pending(s) if p.seat == "Blue"][0].text
+
+
+def test_3_032_force_selection_is_secret_until_both_are_in() -> None:
+    s = new("basic")
+    s, ev = do(s, "Red", "pick", kind="GT3")
+    assert all(e.to == ("Red",) for e in ev)
+    s, ev = do(s, "Red", "pick", kind="PX2")
+    s, ev = do(s, "Red", "ready")
+    public = [e for e in ev if e.public]
+    assert [e.kind for e in public] == ["committed"] and "Gantua" not in public[0].text
+    for viewer in ("Blue", None):
+        v = RULES.view(s, viewer)
+        text = v.model_dump_json()
+        assert "GT3" not in text and "Gantua" not in text and "PX2" not in text
+    assert any("Gantua" in line for line in RULES.view(s, "Red").private)
+    with pytest.raises(IllegalAction) as err:
+        do(s, "Blue", "pick", kind="GT9")
+    assert "GT3" not in str(err.value).split("choose from")[0]
+    s, _ = do(s, "Blue", "pick", kind="TR3")
+    s, ev = do(s, "Blue", "ready", dice=[3, 4])
+    reveal = [e for e in ev if e.kind == "reveal"]
+    assert len(reveal) == 1 and reveal[0].public
+    assert "Gantua GT3" in reveal[0].text and "Termagant TR3" in reveal[0].text
+    assert army(s, "Red") == ["GT3", "PX2"] + ["W1"] * 6
+    assert s.high == "Blue" and s.step == "order"
+
+
+def test_3_02_high_roller_takes_first_move_low_roller_an_end() -> None:
+    s = new("learning", [2, 2, 6, 1])  # a tie rolls again
+    assert s.rolls == {"Red": 6, "Blue": 1}
+    assert [p.seat for p in RULES.pending(s)] == ["Red"]
+    s, _ = do(s, "Red", "choose", pick="first")
+    assert [p.seat for p in RULES.pending(s)] == ["Blue"]
+    s, ev = do(s, "Blue", "choose", pick="north")
+    assert s.ends == {"Red": "south", "Blue": "north"} and s.active == "Red" and s.step == "move"
+    assert any(e.kind == "phase" for e in ev)
+
+
+def test_3_02_high_roller_choosing_an_end_lets_the_low_roller_move_first() -> None:
+    s = new("learning", [1, 4])
+    s, _ = do(s, "Blue", "choose", pick="south")
+    assert s.ends == {"Red": "north", "Blue": "south"} and s.active == "Red"
+
+
+def test_setup_refuses_unknown_scenarios_and_options() -> None:
+    with pytest.raises(BadArguments, match="learning"):
+        new("nonsense")
+    with pytest.raises(BadArguments, match="turn_limit"):
+        new("learning", [1, 2], speed=3)
