@@ -88,9 +88,10 @@ async def guarded(interaction: discord.Interaction, handler: Any) -> None:
     """Run a click with the rate limit and the same error replies as commands."""
     hive = hive_of(interaction)
     try:
-        if await hive.too_fast(interaction):
-            return
-        await handler(hive, interaction)
+        async with hive.busy():
+            if await hive.too_fast(interaction):
+                return
+            await handler(hive, interaction)
     except Exception as exc:
         text, error_id = explain(exc)
         if error_id is not None:

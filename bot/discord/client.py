@@ -124,6 +124,10 @@ class HexhiveClient(discord.Client):
         """Stop the clocks, note the time (downtime is measured from it), disconnect."""
         if self._clock_task is not None:
             self._clock_task.cancel()
+        try:
+            await asyncio.wait_for(self.hive.idle(), timeout=10)
+        except TimeoutError:
+            log.warning("closing with commands still in progress")
         if self._started.is_set():
             try:
                 await self.keeper.heartbeat()

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -33,16 +36,36 @@ class Hive:
         if render is not None:
             kwargs["render"] = render
         self.delivery = Delivery(client, core, **kwargs)
+        self._inflight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    @asynccontextmanager
+    async def busy(self) -> AsyncIterator[None]:
+        """Mark a command or click in progress (shutdown waits for them to finish)."""
+        self._inflight += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._inflight -= 1
+            if not self._inflight:
+                self._idle.set()
+
+    async def idle(self) -> None:
+        """Wait until no command or click is in progress."""
+        await self._idle.wait()
 
     async def run(self, interaction: discord.Interaction, name: str, args: dict[str, str]) -> list[Reply]:
         """Defer privately, hand the command to the core, deliver what it answers."""
-        if not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        cmd = await command_of(interaction, self.core.store, name, args)
-        replies = await self.core.handle(cmd)
-        await self.delivery.deliver(replies, interaction)
-        await self.after(replies)
-        return replies
+        async with self.busy():
+            if not interaction.response.is_done():
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            cmd = await command_of(interaction, self.core.store, name, args)
+            replies = await self.core.handle(cmd)
+            await self.delivery.deliver(replies, interaction)
+            await self.after(replies)
+            return replies
 
     async def run_line(self, interaction: discord.Interaction, line: str) -> list[Reply]:
         """Run a console-style command line (a button's command) as the member who clicked."""
