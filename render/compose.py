@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 from engine.core.hexes import Hex, format_ccrr, parse_ccrr
 from engine.core.maps import GameMap, load_map
 from engine.core.protocol import CounterView, View
-from render.counters import BIG_STACK, counter_width, draw_badge, draw_counter, stack_slots
+from render.counters import BIG_STACK, MAX_SHOWN, counter_width, draw_badge, draw_counter, stack_slots
 from render.geometry import Layout
 from render.legend import legend_blocks
 from render.overlays import draw_arrow, draw_marker, marker_slots, outline_highlight, tint_highlight
@@ -174,7 +174,7 @@ def draw_stack(
     """The counters of one hex: alone, side by side, a 2x2 grid, or a compact grid with a count badge."""
     cx, cy = lay.centre(h)
     n = len(cvs)
-    for cv, (dx, dy, w) in zip(cvs, stack_slots(n, lay.size)):
+    for cv, (dx, dy, w) in zip(cvs[:MAX_SHOWN], stack_slots(n, lay.size)):
         draw_counter(d, cx + dx, cy + dy, w, cv, side_colour(sides, cv.side), detail=n < BIG_STACK)
     if n >= 3:
         r = lay.size * 0.2

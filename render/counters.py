@@ -16,6 +16,8 @@ FACING: RGB = (255, 214, 10)
 DISRUPTED: RGB = (226, 52, 28)
 BIG_STACK = 5
 """From this many counters in a hex, the hex shows a compact grid and the panel repeats the stack."""
+MAX_SHOWN = 12
+"""At most this many counters are drawn in one hex; the badge counts them all."""
 
 
 def counter_width(size: float) -> int:
@@ -71,7 +73,8 @@ def _arrangement(n: int) -> tuple[tuple[int, ...], float, float]:
 
 
 def stack_slots(n: int, size: float) -> list[tuple[float, float, float]]:
-    """(dx, dy, width) of each counter of an ``n``-counter stack, relative to the hex centre."""
+    """(dx, dy, width) of each counter of an ``n``-counter stack (at most ``MAX_SHOWN``), from the hex centre."""
+    n = min(n, MAX_SHOWN)
     if n <= 1:
         return [(0.0, 0.1 * size, counter_width(size))]
     rows, w, dy = _arrangement(n)

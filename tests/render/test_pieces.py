@@ -236,3 +236,15 @@ def test_neighbouring_hex_stays_clear_of_a_lone_counter(plain_map):
     lay = board_layout(plain_map)
     for d in range(6):
         assert pixel(img, lay.centre(neighbor(parse_ccrr(HEX), d))) == OPEN
+
+
+def test_a_crowd_of_twenty_is_drawn_without_spilling_and_counted(plain_map):
+    cvs = tuple(_counter(label=f"U{i}", sub="") for i in range(20))
+    slots = stack_slots(20, 34)
+    assert len(slots) == 12
+    for x, y, w in slots:
+        assert _inside_hex(x - w / 2, y - w / 2, 34) and _inside_hex(x + w / 2, y + w / 2, 34)
+    img = render(view_of(counters=cvs), plain_map)
+    lay = board_layout(plain_map)
+    for d in range(6):
+        assert pixel(img, lay.centre(neighbor(parse_ccrr(HEX), d))) == OPEN
