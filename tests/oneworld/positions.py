@@ -28,7 +28,9 @@ def position(
     placed: dict[str, Child] = {}
     for text in units:
         cid, aspect, hex_ = text.split()
-        placed[cid] = Child(id=cid, side="BORG" if cid[0] == "B" else "CHEZ", aspect=aspect, where="map", hex=hex_)
+        placed[cid] = Child(
+            id=cid, side="BORG" if cid[0] == "B" else "CHEZ", aspect=aspect, where="map", hex=hex_
+        )
     children = tuple(
         placed.get(f"{s[0]}{i}", Child(id=f"{s[0]}{i}", side=s, where=rest))  # type: ignore[arg-type]
         for s in SEATS
@@ -57,7 +59,9 @@ def new_game(options: dict[str, Any] | None = None, rolls: tuple[int, int] = (5,
     return RULES.setup(config, FixedDice(list(rolls)))  # type: ignore[return-value]
 
 
-def act(state: State, seat: str, verb: str, dice: list[int] | None = None, **args: Any) -> tuple[State, list[Event]]:
+def act(
+    state: State, seat: str, verb: str, dice: list[int] | None = None, **args: Any
+) -> tuple[State, list[Event]]:
     """Apply one order through the full legality check; the dice fall as listed."""
     new, events = RULES.apply(state, seat, Action(verb=verb, args=args), FixedDice(dice or []))
     return new, events  # type: ignore[return-value]
@@ -71,7 +75,9 @@ def legal(state: State, seat: str, verb: str | None = None) -> list[Action]:
 def destinations(state: State, child: str) -> set[str]:
     """Where a Stone or Fog may move: the ``to`` of its legal moves."""
     seat = "BORG" if child[0] == "B" else "CHEZ"
-    return {str(a.args["to"]) for a in legal(state, seat, "move") if a.args["child"] == child and "to" in a.args}
+    return {
+        str(a.args["to"]) for a in legal(state, seat, "move") if a.args["child"] == child and "to" in a.args
+    }
 
 
 def blade_dirs(state: State, child: str) -> dict[str, Action]:

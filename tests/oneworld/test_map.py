@@ -78,9 +78,8 @@ def test_2_2_each_side_has_thirteen_children_three_god_lives_and_a_tower():
 
 def test_2_3_one_die_is_all_the_game_rolls():
     from engine.core.dice import FixedDice
-    from tests.oneworld.positions import PLAYERS, RULES
-
     from engine.core.protocol import GameConfig
+    from tests.oneworld.positions import PLAYERS, RULES
 
     dice = FixedDice([4, 4, 6, 1])
     RULES.setup(GameConfig(game="oneworld", players=PLAYERS), dice)

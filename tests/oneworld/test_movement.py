@@ -12,7 +12,9 @@ def test_5_1_only_stone_climbs_from_flatland_onto_a_pylon():
     assert "0405" in destinations(s, "B1")
     assert "0405" not in destinations(s, "B2") and "0404" not in destinations(s, "B2")
     msg = refusal(s, "BORG", "move", child="B2", to="0405")
-    assert "Fog B2 cannot move from the flatland at 0406 up onto the Pylon at 0405" in msg and "rule 5.1" in msg
+    assert (
+        "Fog B2 cannot move from the flatland at 0406 up onto the Pylon at 0405" in msg and "rule 5.1" in msg
+    )
 
 
 def test_5_1_all_beings_move_pylon_to_pylon_and_pylon_to_flatland():

@@ -110,9 +110,9 @@ def test_3_5_the_player_who_set_up_last_moves_first():
 
 def test_3_0_unknown_scenario_and_options_are_refused_with_the_allowed_ones():
     with pytest.raises(BadArguments, match="standard"):
+        from engine.core.dice import FixedDice
         from engine.core.protocol import GameConfig
         from tests.oneworld.positions import PLAYERS, RULES
-        from engine.core.dice import FixedDice
 
         RULES.setup(GameConfig(game="oneworld", scenario="advanced", players=PLAYERS), FixedDice([1, 2]))
     with pytest.raises(BadArguments, match="frustration_clause"):

@@ -44,6 +44,21 @@ def describe(aspects: tuple[str, ...]) -> str:
     return ", ".join(f"{c[a]} {a}" for a in ASPECTS if c[a]) or "nothing"
 
 
+def assign(children: list[Child], aspects: tuple[str, ...]) -> list[tuple[Child, str]]:
+    """Give each Child an aspect of the chosen composition, keeping a Child's own aspect where it can (6.1: they are alike)."""
+    left = Counter(aspects)
+    pairs: dict[str, str] = {}
+    for c in children:
+        if left[c.aspect] > 0:
+            left[c.aspect] -= 1
+            pairs[c.id] = c.aspect
+    rest = [a for a in ASPECTS for _ in range(left[a])]
+    for c in children:
+        if c.id not in pairs:
+            pairs[c.id] = rest.pop(0)
+    return [(c, pairs[c.id]) for c in children]
+
+
 def fighters(state: State, hex_: str, side: str) -> list[Child]:
     """The Children of ``side`` in a hex, in id order."""
     return sorted((c for c in state.in_hex(hex_) if c.side == side), key=lambda c: int(c.id[1:]))
@@ -98,7 +113,7 @@ def resolve_round(state: State) -> tuple[State, list[Event], bool]:
         mine = fighters(state, fight.hex, seat)
         aspects = fight.chosen[seat]
         losses = kills(fight.chosen[_other(seat)], aspects)
-        for child, aspect in zip(mine, aspects, strict=True):
+        for child, aspect in assign(mine, aspects):
             if losses[aspect] > 0:
                 losses[aspect] -= 1
                 updates[child.id] = child.model_copy(update={"aspect": aspect, "where": "tower", "hex": ""})

@@ -164,6 +164,11 @@ def _walker(state: State, seat: str, child: Child, action: Action) -> str:
         return f"{child.aspect} {child.id} may never enter {target}, the hex of its own god (rule 7.3)"
     if h in ctx.towers:
         return f"{child.aspect} {child.id} cannot enter the Tower of Balance at {target} (rule 5.5)"
+    if h == ctx.enemy_god and state.accosted:
+        return (
+            f"{child.aspect} {child.id} cannot enter {target}: only one Child a turn may accost the enemy god, "
+            "and one already has (rule 10.4)"
+        )
     problem = end_problem(ctx, child, h)
     if problem:
         return problem
