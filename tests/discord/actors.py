@@ -1,0 +1,99 @@
+"""Members acting on the fake Discord: slash commands, autocomplete, clicks, and what they saw."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tests.fakediscord import payloads as P
+from tests.fakediscord.server import FakeDiscord, Sent
+
+ALICE, BOB, CAROL, MO = 101, 102, 103, 104
+
+
+@dataclass
+class Member:
+    """A member of the fake server."""
+
+    uid: int
+    name: str
+    permissions: int = P.MEMBER_PERMS
+
+    @property
+    def id(self) -> str:
+        return str(self.uid)
+
+    def payload(self) -> dict[str, Any]:
+        return P.member(self.uid, self.name, self.permissions)
+
+
+MEMBERS = {
+    "alice": Member(ALICE, "alice"),
+    "bob": Member(BOB, "bob"),
+    "carol": Member(CAROL, "carol"),
+    "mo": Member(MO, "mo", P.MEMBER_PERMS | P.MANAGE_GUILD),
+}
+
+
+class Table:
+    """Drives a bot through the fake as several members."""
+
+    def __init__(self, fake: FakeDiscord, client: Any) -> None:
+        self.fake = fake
+        self.client = client
+
+    def channel(self, cid: str | int) -> dict[str, Any]:
+        return self.fake.channels[str(cid)]
+
+    async def slash(self, who: str, where: str | int, name: str, options: dict[str, Any] | None = None,
+                    sub: str | None = None) -> list[Sent]:
+        """``who`` runs ``/name [sub] options`` in channel ``where``; user options are ``("user", id)``."""
+        m = MEMBERS[who]
+        users = {str(v[1]): _member_of(int(v[1])) for v in (options or {}).values()
+                 if isinstance(v, tuple) and v[0] == "user"}
+        payload = P.slash(m.payload(), self.channel(where), name, options, sub=sub, users=users or None)
+        return await self.fake.interact(payload, self.client)
+
+    async def complete(self, who: str, where: str | int, name: str, options: dict[str, Any], focused: str,
+                       sub: str | None = None) -> list[str]:
+        """The autocomplete choices ``who`` is offered for option ``focused``."""
+        m = MEMBERS[who]
+        payload = P.slash(m.payload(), self.channel(where), name, options, sub=sub, focused=focused)
+        await self.fake.interact(payload, self.client)
+        return [c["value"] for c in self.fake.autocomplete[payload["id"]]]
+
+    async def click(self, who: str, msg: dict[str, Any], label: str | None = None,
+                    custom_id: str | None = None) -> list[Sent]:
+        """``who`` presses the button ``label`` (or ``custom_id``) of message ``msg``."""
+        m = MEMBERS[who]
+        buttons = P.buttons_of(msg)
+        button = next(b for b in buttons if (custom_id and b["custom_id"] == custom_id) or b.get("label") == label)
+        channel = self.channel(msg["channel_id"])
+        in_dm = channel.get("type") == 1
+        who_payload = {"user": P.user(m.uid, m.name)} if in_dm else m.payload()
+        payload = P.click(who_payload, channel, msg, button["custom_id"], guild_id=None if in_dm else P.GUILD_ID)
+        return await self.fake.interact(payload, self.client)
+
+    def dms_to(self, who: str) -> list[Sent]:
+        """Messages posted in ``who``'s DM channel."""
+        cid = self.fake.dm_of.get(MEMBERS[who].id)
+        return [s for s in self.fake.sent if cid is not None and s.channel == cid]
+
+    def in_channel(self, cid: str | int) -> list[Sent]:
+        return [s for s in self.fake.sent if s.channel == str(cid) and not s.ephemeral]
+
+
+def _member_of(uid: int) -> dict[str, Any]:
+    for m in MEMBERS.values():
+        if m.uid == uid:
+            return m.payload()
+    return P.member(uid, f"user{uid}")
+
+
+def ephemeral(sent: list[Sent]) -> list[Sent]:
+    """The ephemeral answers among messages."""
+    return [s for s in sent if s.ephemeral]
+
+
+def texts(sent: list[Sent]) -> str:
+    return "\n".join(s.content for s in sent)
