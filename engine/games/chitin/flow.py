@@ -235,9 +235,9 @@ def check_end(state: State, events: list[Event]) -> None:
             if food.chits_off(state, s) >= sc.chits_to_win:
                 finish(state, f"{s} has carried {sc.chits_to_win} Harvest Chits off the map (rule {sc.rule})", events)
                 return
-        if all(ch.off_by for ch in originals):
+        if originals and all(ch.off_by for ch in originals):
             finish(state, "all Harvest Chits are off the map (rule 4.03)", events)
-    elif not state.first_off and all(ch.off_by for ch in originals):
+    elif not state.first_off and originals and all(ch.off_by for ch in originals):
         finish(state, "all the Harvest Chits of the setup are off the map (rule 4.04)", events)
 
 
