@@ -17,6 +17,7 @@ Pieces a game can use on their own::
 The whole sequence of the text, one decision at a time::
 
     ex = open_exchange(attacker, defender, options, dice)          # the attack is rolled
+    # (attack_dice=, defence_dice= when a game counts strength its own way)
     ex.defender_options() -> ["accept_and_counter", "retreat", "retreat_and_counter"]
     ex = choose_defence(ex, "retreat_and_counter", dice)            # counter-attack rolled if any
     ex.attacker_options() -> ["accept", "retreat"]
@@ -132,6 +133,8 @@ class Exchange(BaseModel):
     attacker_choice: AttackerChoice | None = None
     attacker_can_retreat: bool = True
     defender_can_retreat: bool = True
+    defence_dice: int | None = None
+    """The defending stack's original strength as the game counts it, when not its units' strength."""
     hits_on: dict[str, int] = {}
     step: ExchangeStep = "defender_choice"
     placing: Side | None = None
@@ -162,6 +165,12 @@ class Exchange(BaseModel):
             return []
         return [c for c in ATTACKER_CHOICES if self.attacker_can_retreat or c == "accept"]
 
+    def counter_dice(self, retreating: bool) -> int:
+        """The counter-attack's dice: full strength, or half of it rounded up in retreat (note [2])."""
+        if self.defence_dice is None:
+            return counter_strength(self.defender, retreating)
+        return half_strength(self.defence_dice) if retreating else self.defence_dice
+
     def chooser(self) -> Side | None:
         """Who says where the next hit lands (Taking hits 1: the side that rolled; 2: the owner)."""
         if self.step != "hits" or self.placing is None:
@@ -185,14 +194,22 @@ def open_exchange(
     *,
     attacker_can_retreat: bool = True,
     defender_can_retreat: bool = True,
+    attack_dice: int | None = None,
+    defence_dice: int | None = None,
 ) -> Exchange:
-    """The attacker attacks: check stacking, roll the attack, and wait on the defender's choice."""
+    """The attacker attacks: check stacking, roll the attack, and wait on the defender's choice.
+
+    ``attack_dice`` and ``defence_dice`` replace the stacks' strengths as dice counts
+    where a game counts strength its own way (a charge doubling it, say).
+    """
     for who, stack in (("attacker", attacker), ("defender", defender)):
         if not stack.units:
             raise IllegalAction(f"the {who} has no units in the stack: give at least one unit")
         check_stacking(stack, options, who)
-    volley = roll_hits(dice, attack_strength(attacker), attacker.advantages, "attack")
-    note = f"The attacker attacks with {_strength_text(attacker)}: {volley.text()}."
+    strength = attack_strength(attacker) if attack_dice is None else attack_dice
+    volley = roll_hits(dice, strength, attacker.advantages, "attack")
+    told = _strength_text(attacker) if attack_dice is None else str(attack_dice)
+    note = f"The attacker attacks with {told}: {volley.text()}."
     return Exchange(
         options=options,
         attacker=attacker,
@@ -200,6 +217,7 @@ def open_exchange(
         attack=volley,
         attacker_can_retreat=attacker_can_retreat,
         defender_can_retreat=defender_can_retreat,
+        defence_dice=defence_dice,
         notes=(note,),
     )
 
@@ -217,7 +235,7 @@ def choose_defence(ex: Exchange, choice: DefenderChoice, dice: Dice) -> Exchange
     if choice == "retreat":
         update["hits_on"]["attacker"] = 0
         return _start_hits(ex.model_copy(update={**update, "notes": ex.notes + tuple(notes)}))
-    strength = counter_strength(ex.defender, retreating)
+    strength = ex.counter_dice(retreating)
     volley = roll_hits(dice, strength, ex.defender.advantages, "counter-attack")
     notes.append(f"The defender counter-attacks with {strength}: {volley.text()}.")
     update.update(counter=volley, step="attacker_choice", notes=ex.notes + tuple(notes))

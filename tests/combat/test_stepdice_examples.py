@@ -32,6 +32,16 @@ def test_rerolls_gamer_garry_gets_four_hits_from_six() -> None:
     assert volley.hits == 4
 
 
+def test_rerolls_every_die_says_why_it_was_rolled() -> None:
+    dice = FixedDice([6, 2, 6])
+    roll_hits(dice, 2, advantages=1, why="attack")
+    assert [r.why for r in dice.rolls] == [
+        "attack, die 1 of 2",
+        "attack, die 2 of 2",
+        "attack, re-roll 1, die 1 of 1",
+    ]
+
+
 def test_rerolls_lucky_larry_has_nothing_to_reroll() -> None:
     dice = FixedDice([6] * 6)
     volley = roll_hits(dice, 6, advantages=2)

@@ -83,6 +83,17 @@ def test_combat_sequence_attacker_retreating_lets_the_defending_stack_move_in() 
     assert choose_advance(ex, False).advanced == ()
 
 
+def test_combat_sequence_a_game_may_count_the_dice_its_own_way() -> None:
+    # A charge doubling the attack, and a defence counted apart from the units' strength.
+    dice = FixedDice(faces(0, 12) + faces(0, 3))
+    ex = open_exchange(
+        stack(6, prefix="a"), stack(3, prefix="d"), StepOptions(), dice, attack_dice=12, defence_dice=5
+    )
+    assert ex.attack.strength == 12 and ex.counter_dice(False) == 5
+    ex = choose_defence(ex, "retreat_and_counter", dice)
+    assert ex.counter is not None and ex.counter.strength == 3  # note [2]: half of 5, rounded up
+
+
 def test_rerolls_counter_attacker_advantages_reroll_its_misses() -> None:
     dice = FixedDice(faces(0, 4) + [1, 1, 1, 1] + [6, 1, 1, 1])
     ex = open_exchange(stack(4, prefix="a"), stack(4, prefix="d", advantages=1), StepOptions(), dice)

@@ -15,7 +15,6 @@ from engine.combat.stepdice import (
     choose_advance,
     choose_attack,
     choose_defence,
-    counter_strength,
     hits_text,
     open_exchange,
     place_hit,
@@ -302,12 +301,12 @@ def _ex(state: BaseModel) -> Exchange:
 def _defender_text(ex: Exchange) -> str:
     hits, d = ex.attack.hits, ex.defender
     parts = [
-        f"the attack scored {hits_text(hits)}: accept them and counter-attack with {counter_strength(d, False)}"
+        f"the attack scored {hits_text(hits)}: accept them and counter-attack with {ex.counter_dice(False)}"
     ]
     if ex.defender_can_retreat:
         reduced = reduced_hits(hits, retreat_count(d, ex.options))
         parts.append(f"retreat taking {reduced}")
-        parts.append(f"or retreat taking {reduced} and counter-attack with {counter_strength(d, True)}")
+        parts.append(f"or retreat taking {reduced} and counter-attack with {ex.counter_dice(True)}")
     return ", ".join(parts)
 
 
