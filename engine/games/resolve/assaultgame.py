@@ -88,8 +88,9 @@ def _parse_figure(item: str, key: str) -> Figure:
                 f"'{token}' for {name} in {key} is neither a weapon (melee, improvised, none, a factor such as 3, "
                 f"or name=factor such as pulse_rifle=3) nor a modifier; {MODIFIER_HELP}"
             )
-    # The modifier names were checked against Table 5 above; pydantic checks them again.
-    return Figure(id=name, weapon=weapon or 0, weapon_name=weapon_name, modifiers=tuple(mods))  # type: ignore[arg-type]
+    return Figure.model_validate(
+        {"id": name, "weapon": weapon or 0, "weapon_name": weapon_name, "modifiers": mods}
+    )
 
 
 def parse_pairs(options: Mapping[str, Any]) -> list[tuple[str, str]] | None:

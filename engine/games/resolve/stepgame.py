@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast, get_args
 
 from pydantic import BaseModel
 
 from engine.combat.stepdice import (
+    AttackerChoice,
+    DefenderChoice,
     Exchange,
     Side,
     StepOptions,
@@ -21,6 +23,7 @@ from engine.combat.stepdice import (
     reduced_hits,
     retreat_count,
 )
+from engine.combat.stepoptions import AdvanceRule, HitAllocation, ReducePer, StackingBy
 from engine.combat.steps import Stack, Unit, land_hit
 from engine.core.dice import Dice
 from engine.core.errors import BadArguments, IllegalAction
@@ -105,21 +108,20 @@ def _parse_unit(item: str, i: int, side: str, key: str) -> Unit:
 
 
 def parse_step_options(options: Mapping[str, Any]) -> StepOptions:
-    """The combat system's options from ``/resolve dice`` options."""
-    stacking = opt.choice(options, "stacking", ("none", "units", "strength"), "none")
-    limit = opt.number(options, "stacking_limit", 0, 0, 99)
-    if stacking != "none" and limit < 1:
-        raise BadArguments(f"stacking:{stacking} needs stacking_limit, a number from 1 to 99")
-    return StepOptions(
-        hit_allocation=opt.choice(
-            options, "hit_allocation", ("attacker", "defender", "stacking_order"), "defender"
-        ),  # type: ignore[arg-type]
-        reduce_per=opt.choice(options, "reduce_per", ("strength", "units"), "strength"),  # type: ignore[arg-type]
-        redoubt_absorbs=opt.flag(options, "redoubt_absorbs", False),
-        stacking=stacking,  # type: ignore[arg-type]
-        stacking_limit=limit,
-        advance=opt.choice(options, "advance", ("on_retreat", "on_retreat_or_elimination"), "on_retreat"),  # type: ignore[arg-type]
-    )
+    """The combat system's options from ``/resolve dice`` options; the values are StepOptions' own."""
+    fields: dict[str, Any] = {}
+    for key, values in (
+        ("hit_allocation", HitAllocation),
+        ("reduce_per", ReducePer),
+        ("stacking", StackingBy),
+        ("advance", AdvanceRule),
+    ):
+        fields[key] = opt.choice(options, key, get_args(values), StepOptions.model_fields[key].default)
+    fields["redoubt_absorbs"] = opt.flag(options, "redoubt_absorbs", False)
+    fields["stacking_limit"] = opt.number(options, "stacking_limit", 0, 0, 99)
+    if fields["stacking"] != "none" and fields["stacking_limit"] < 1:
+        raise BadArguments(f"stacking:{fields['stacking']} needs stacking_limit, a number from 1 to 99")
+    return StepOptions.model_validate(fields)
 
 
 class StepDiceGame(GameRules):
@@ -211,9 +213,9 @@ class StepDiceGame(GameRules):
         ex = state.exchange
         arg = str(next(iter(action.args.values())))
         if action.verb == "defend":
-            new = choose_defence(ex, arg, dice)  # type: ignore[arg-type]
+            new = choose_defence(ex, cast(DefenderChoice, arg), dice)
         elif action.verb == "respond":
-            new = choose_attack(ex, arg)  # type: ignore[arg-type]
+            new = choose_attack(ex, cast(AttackerChoice, arg))
         elif action.verb == "hit":
             new = place_hit(ex, arg)
         else:
