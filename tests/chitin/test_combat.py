@@ -1,0 +1,254 @@
+"""Ground combat (rule 7.0): fronts, obligations, adds, odds, results, retreats, advances, overruns."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.errors import IllegalAction
+from engine.games.chitin.board import Index
+from engine.games.chitin.combat import battle_odds, battles
+from engine.games.chitin.state import Pair, State
+from tests.chitin.helpers import RULES, act, begin, legal, nb, position, put
+
+X = "0811"  # plains, the centre of megahex A; its neighbours are plains too
+
+
+def odds_of(state: State, pairs: list[tuple[str, str]]) -> tuple[int, int, str]:
+    state = state.model_copy(deep=True)
+    state.plan = [Pair(by=a, on=b) for a, b in pairs]
+    b = battles(state, Index(state), "Red")
+    assert len(b) == 1
+    lookup, _ = battle_odds(state, Index(state), "Red", b[0])
+    return lookup.attack, lookup.defence, lookup.label
+
+
+def fight(scenario: str = "learning") -> State:
+    return position(scenario, step="attack")
+
+
+def test_7_01_a_stack_defends_with_warriors_plus_one_per_basic_and_worker() -> None:
+    s = fight("small")
+    put(s, "B1", "TR2", X, face="N")
+    put(s, "B2", "B", X)
+    put(s, "R1", "GT3", nb(X, "N"), face="S")
+    put(s, "R2", "W", nb(X, "N"))
+    assert odds_of(s, [(nb(X, "N"), X)])[:2] == (12 + 3, 4 + 1)  # Smashers add 1 a unit on Hackers; the Worker never attacks
+
+
+def test_7_02_enemies_in_front_must_be_attacked_and_only_those() -> None:
+    s = fight()
+    put(s, "R1", "GT1", X, face="S")
+    put(s, "B1", "TR1", nb(X, "S"), face="N")
+    put(s, "B2", "TR1", nb(X, "N"), face="S")  # behind the Gantua
+    assert not legal(s, "Red", "done")
+    assert legal(s, "Red", "attack", by=X, on=nb(X, "S"))
+    with pytest.raises(IllegalAction, match="not in front of your stack"):
+        act(s, "Red", "attack", by=X, on=nb(X, "N"))
+    with pytest.raises(IllegalAction, match="must be attacked"):
+        act(s, "Red", "done")
+    s, _ = act(s, "Red", "attack", by=X, on=nb(X, "S"))
+    assert legal(s, "Red", "done")
+
+
+def test_7_03_two_stacks_on_one_and_one_stack_on_two() -> None:
+    s = fight()
+    put(s, "B1", "TR3", X, face="N")
+    put(s, "R1", "GT1", nb(X, "N"), face="S")
+    put(s, "R2", "GT1", nb(X, "NE"), face="SW")
+    assert odds_of(s, [(nb(X, "N"), X), (nb(X, "NE"), X)]) == (4 + 1 + 4 + 1, 6, "3-2")
+    s = fight()
+    put(s, "R1", "LR3", X, face="S")
+    put(s, "B1", "TR1", nb(X, "SE"), face="NW")
+    put(s, "B2", "TR1", nb(X, "SW"), face="NE")
+    assert odds_of(s, [(X, nb(X, "SE")), (X, nb(X, "SW"))]) == (6, 4, "3-2")
+
+
+def test_7_04_and_7_041_two_termagants_from_the_rear_add_two() -> None:
+    s = fight()
+    put(s, "B1", "GT2", X, face="S")
+    put(s, "R1", "TR2", nb(X, "N"), face="S")
+    assert odds_of(s, [(nb(X, "N"), X)])[0] == 4 + 2
+
+
+def test_7_042_hackers_get_class_adds_on_renders_with_workers_about() -> None:
+    s = fight()
+    put(s, "B1", "LR2", X, face="S")
+    put(s, "B2", "W", X)
+    put(s, "R1", "TR2", nb(X, "N"), face="S")
+    put(s, "R2", "W", nb(X, "N"))
+    assert odds_of(s, [(nb(X, "N"), X)])[:2] == (4 + 2 + 2, 4 + 1)
+
+
+def test_7_043_example_1_phlanx_charging_and_low_render_on_a_gantua() -> None:
+    s = fight("small")
+    put(s, "B1", "GT2", X, face="N")
+    put(s, "R1", "PX2", nb(X, "N"), face="S").charging = True
+    put(s, "R2", "LR3", nb(X, "NE"), face="SW")
+    assert odds_of(s, [(nb(X, "N"), X), (nb(X, "NE"), X)]) == (20, 8, "2-1")
+
+
+def test_7_043_example_2_gantua_on_termagant_behind_and_low_render_in_front() -> None:
+    s = fight()
+    put(s, "R1", "GT3", X, face="S")
+    put(s, "B1", "TR2", nb(X, "S"), face="S")  # the Gantuas stand behind it
+    put(s, "B2", "LR2", nb(X, "SE"), face="NW")  # the Gantuas stand in front of it
+    assert odds_of(s, [(X, nb(X, "S")), (X, nb(X, "SE"))]) == (12, 8, "3-2")
+    assert odds_of(s, [(X, nb(X, "S"))]) == (18, 4, "4-1")
+
+
+def test_7_05_a_stack_with_an_unattacked_enemy_behind_it_loses_a_unit() -> None:
+    s = position()
+    put(s, "R1", "GT2", X, face="S")
+    put(s, "B1", "TR1", nb(X, "N"), face="S")
+    s = begin(s)
+    s, ev = act(s, "Red", "done")  # nothing in front to attack: the combat phase runs at once
+    assert s.counters["R1"].units == 1 and any("rule 7.05" in e.text for e in ev)
+    assert s.active == "Blue" and not s.rear_threats
+
+
+def test_7_05_no_loss_when_the_enemy_behind_is_attacked() -> None:
+    s = position()
+    put(s, "R1", "GT2", X, face="S")
+    put(s, "B1", "TR1", nb(X, "N"), face="N")
+    put(s, "R2", "GT3", nb(nb(X, "N"), "NE"), face="SW")
+    s = begin(s)
+    s, _ = act(s, "Red", "done")
+    s, _ = act(s, "Red", "attack", by=nb(nb(X, "N"), "NE"), on=nb(X, "N"))
+    s, _ = act(s, "Red", "done", dice=[3])  # 12+3 from the rear to 2: all defenders eliminated
+    assert s.counters["R1"].units == 2
+
+
+def test_7_06_the_attacker_rolls_one_die_per_combat() -> None:
+    s = fight()
+    put(s, "R1", "GT1", X, face="S")
+    put(s, "B1", "GT1", nb(X, "S"), face="N")
+    s, ev = act(s, "Red", "attack", by=X, on=nb(X, "S"))
+    assert any("4 to 4 = 1-1" in e.text and "D-1 33%" in e.text for e in ev)  # odds and chances before committing
+    s, ev = act(s, "Red", "done", dice=[5])
+    assert [e.kind for e in ev].count("combat") == 1
+    assert s.combats[0].die == 5 and s.combats[0].result == "D-1" and s.counters["B1"].where == "dead"
+
+
+def test_7_063_losses_are_chosen_by_their_owner_even_off_turn() -> None:
+    s = fight()
+    put(s, "R1", "GT3", X, face="S")
+    put(s, "B1", "TR1", nb(X, "S"), face="N")
+    put(s, "B2", "B", nb(X, "S"))
+    put(s, "B3", "W", nb(X, "S"))
+    s, _ = act(s, "Red", "attack", by=X, on=nb(X, "S"))
+    s, _ = act(s, "Red", "done", dice=[5])  # 15 to 4: 3-1, a 5 gives D-2
+    assert [p.seat for p in RULES.pending(s)] == ["Blue"] and RULES.pending(s)[0].verbs == ("lose",)
+    s, _ = act(s, "Blue", "lose", unit="B3")
+    s, _ = act(s, "Blue", "lose", unit="B2")
+    assert s.counters["B1"].where == "map" and s.counters["B2"].where == "dead"
+    assert s.lost["Blue"] == 2
+
+
+def test_7_063_no_more_units_are_lost_than_the_loser_had() -> None:
+    s = fight()
+    put(s, "R1", "TR2", X, face="S")
+    put(s, "B1", "W", nb(X, "S"), face="N")
+    s, _ = act(s, "Red", "attack", by=X, on=nb(X, "S"))
+    s, ev = act(s, "Red", "done", dice=[6])  # 4 to 1: 4-1, a 6 gives D-3 on a single unit
+    assert s.combats[0].result == "D-3"
+    assert s.counters["B1"].where == "dead" and s.lost["Blue"] == 1
+
+
+def test_7_064_disrupted_units_move_one_hex_out_of_zones_and_recover() -> None:
+    s = fight()
+    put(s, "R1", "GT3", X, face="S")
+    put(s, "B1", "GT1", nb(X, "S"), face="N")
+    s, _ = act(s, "Red", "attack", by=X, on=nb(X, "S"))
+    s, _ = act(s, "Red", "done", dice=[4])  # 12 to 4: 3-1, a 4 gives DD
+    b1 = s.counters["B1"]
+    assert s.combats[0].result == "DD" and b1.disrupted and s.active == "Blue"
+    dests = {a["to"] for a in legal(s, "Blue", "move", stack="B1")}
+    assert dests == {nb(nb(X, "S"), d) for d in ("SE", "S", "SW")}  # one hex, none next to the Gantuas
+    s, _ = act(s, "Blue", "move", stack="B1", to=nb(nb(X, "S"), "S"))
+    s, _ = act(s, "Blue", "face", stack=nb(nb(X, "S"), "S"), dir="N")
+    assert s.counters["B1"].disrupted
+    s, _ = act(s, "Blue", "done")
+    assert not s.counters["B1"].disrupted  # 7.064 (d): right side up at the end of its movement
+
+
+def test_7_064_disrupted_strength_is_used_in_defence() -> None:
+    s = fight()
+    put(s, "R1", "GT1", X, face="S")
+    put(s, "B1", "GT3", nb(X, "S"), face="N", disrupted=True)
+    assert odds_of(s, [(X, nb(X, "S"))])[:2] == (4, 6)
+
+
+def test_7_065_basics_and_workers_alone_retreat_instead_of_disruption() -> None:
+    s = fight("small")
+    put(s, "R1", "GT2", X, face="S")
+    put(s, "B1", "B", nb(X, "S"))
+    put(s, "B2", "W", nb(X, "S"))
+    s, _ = act(s, "Red", "attack", by=X, on=nb(X, "S"))
+    s, _ = act(s, "Red", "done", dice=[3])  # 8 to 2: 4-1, a 3 gives DD: no warriors, so they retreat
+    assert s.combats[0].result == "DD"
+    assert [p.verbs for p in RULES.pending(s)] == [("retreat",)] and RULES.pending(s)[0].seat == "Red"
+    assert not s.counters["B1"].disrupted
+
+
+def test_7_065_a_basic_with_disrupted_warriors_stays_undisrupted() -> None:
+    s = fight("small")
+    put(s, "R1", "GT2", X, face="S")
+    put(s, "B1", "B", nb(X, "S"))
+    put(s, "B2", "LR1", nb(X, "S"))
+    s, _ = act(s, "Red", "attack", by=X, on=nb(X, "S"))
+    s, _ = act(s, "Red", "done", dice=[5])  # 8 to 3: 2-1, a 5 gives DD
+    assert s.combats[0].result == "DD"
+    assert s.counters["B2"].disrupted and not s.counters["B1"].disrupted
+    assert s.counters["B1"].hex == nb(X, "S")
+
+
+def test_7_066_the_enemy_player_retreats_the_loser_and_the_winner_may_advance() -> None:
+    s = fight()
+    put(s, "R1", "GT3", X, face="S")
+    put(s, "B1", "GT2", nb(X, "S"), face="N")
+    s, _ = act(s, "Red", "attack", by=X, on=nb(X, "S"))
+    s, _ = act(s, "Red", "done", dice=[3])  # 12 to 8: 3-2, a 3 gives DR
+    assert RULES.pending(s)[0].seat == "Red" and RULES.pending(s)[0].verbs == ("retreat",)
+    to = legal(s, "Red", "retreat")[0]["to"]
+    assert nb(X, "S") not in {a["to"] for a in legal(s, "Red", "retreat")}
+    s, _ = act(s, "Red", "retreat", stack="B1", to=to)
+    assert s.counters["B1"].hex == to
+    assert RULES.pending(s)[0].verbs == ("advance", "face", "done")
+    s, _ = act(s, "Red", "advance", stack=X, to=nb(X, "S"), dir="S")
+    assert s.counters["R1"].hex == nb(X, "S") and s.counters["R1"].facing == 3
+    assert s.active == "Blue"
+
+
+def test_7_066_a_surrounded_stack_loses_one_unit_instead_of_retreating() -> None:
+    s = fight()
+    target = nb(X, "S")
+    put(s, "R1", "GT3", X, face="S")
+    put(s, "B1", "GT2", target, face="N")
+    for i, d in enumerate(("NE", "SE", "S", "SW", "NW")):
+        put(s, f"R{10 + i}", "PX3" if d != "S" else "TR3", nb(target, d), face="N")  # full or hostile hexes
+    s, _ = act(s, "Red", "attack", by=X, on=target)
+    s, ev = act(s, "Red", "done", dice=[3])
+    assert s.combats[0].result == "DR" and any("rule 7.066" in e.text and "cannot retreat" in e.text for e in ev)
+    assert s.counters["B1"].units == 1 and s.counters["B1"].hex == target
+
+
+def test_7_07_overrun_at_six_to_one_eliminates_and_moves_through() -> None:
+    s = position()
+    put(s, "R1", "GT3", X, face="S")
+    put(s, "B1", "W", nb(X, "S"))
+    s = begin(s)
+    assert legal(s, "Red", "overrun", stack=X, on=nb(X, "S"))
+    s, ev = act(s, "Red", "overrun", stack=X, on=nb(X, "S"))
+    assert s.counters["B1"].where == "dead" and s.counters["R1"].hex == nb(X, "S")
+    assert s.counters["R1"].mp == 4 - 3  # two points plus the plains
+    assert s.step == "face"
+    s, _ = act(s, "Red", "face", stack=nb(X, "S"), dir="S")
+    assert legal(s, "Red", "move", stack="R1")  # the stack may go on with what is left
+
+
+def test_7_07_no_overrun_below_six_to_one() -> None:
+    s = position()
+    put(s, "R1", "GT2", X, face="S")
+    put(s, "B1", "TR1", nb(X, "S"))
+    s = begin(s)
+    assert not legal(s, "Red", "overrun")
