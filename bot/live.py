@@ -88,16 +88,17 @@ async def _fold(store: Store, rules: GameRules, config: GameConfig, row: GameRow
     ]
     if state is None:
         setup = [Roll.model_validate(r) for r in json.loads(row.setup_rolls)]
-        state, _ = replay(rules, config, setup, steps)
+        state, _ = replay(rules, config, setup, steps, trusted=True)
         return state
     from engine.core.dice import RecordedDice
 
     for seat, action, rolls in steps:
-        state, _ = rules.apply(state, seat, action, RecordedDice(rolls))
+        state, _ = rules.replay_step(state, seat, action, RecordedDice(rolls))
     return state
 
 
-async def full_replay(store: Store, row: GameRow, branch: int | None = None) -> tuple[BaseModel, list]:
+async def full_replay(store: Store, row: GameRow, branch: int | None = None, *, trusted: bool = True
+                      ) -> tuple[BaseModel, list]:
     """Replay a branch from the very start (ignoring snapshots); returns state and per-action events."""
     config = config_of(row)
     rules = rules_for(config)
@@ -107,4 +108,4 @@ async def full_replay(store: Store, row: GameRow, branch: int | None = None) -> 
         (a.seat, Action.model_validate_json(a.action), [Roll.model_validate(r) for r in json.loads(a.rolls)])
         for a in actions
     ]
-    return replay(rules, config, setup, steps)
+    return replay(rules, config, setup, steps, trusted=trusted)

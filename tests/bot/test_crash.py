@@ -8,7 +8,6 @@ import random
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from bot.core import Core
@@ -19,17 +18,27 @@ from bot.store import Store
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_until_killed(db: Path, seed: int, kill_after: float | None, commands: int = 20000) -> list[str]:
+def run_until_killed(db: Path, seed: int, kill_after_acks: int | None, commands: int = 20000) -> list[str]:
+    """Run the driver; SIGKILL it as soon as it has committed ``kill_after_acks`` more actions."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen([sys.executable, "-m", "tests.support.crash_driver", str(db), str(commands), str(seed)],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if kill_after is not None:
-        time.sleep(kill_after)
-        proc.send_signal(signal.SIGKILL)
-    stdout, stderr = proc.communicate(timeout=120)
-    if kill_after is None or proc.returncode != -signal.SIGKILL:
+    assert proc.stdout is not None
+    lines: list[str] = []
+    acks = 0
+    for line in proc.stdout:
+        lines.append(line.strip())
+        acks += line.startswith("ack")
+        if kill_after_acks is not None and acks >= kill_after_acks:
+            proc.send_signal(signal.SIGKILL)
+            break
+    rest, stderr = proc.communicate(timeout=300)
+    lines += rest.splitlines()
+    if kill_after_acks is None:
         assert proc.returncode == 0, stderr[-2000:]
-    return stdout.splitlines()
+    else:
+        assert proc.returncode == -signal.SIGKILL, stderr[-2000:]
+    return lines
 
 
 async def test_sigkill_at_random_points_loses_nothing_and_repeats_nothing(tmp_path):
@@ -41,9 +50,9 @@ async def test_sigkill_at_random_points_loses_nothing_and_repeats_nothing(tmp_pa
     lines_total = 0
     killed_mid_run = 0
     for round_no in range(12):
-        kill_after = None if round_no == 11 else rng.uniform(0.7, 1.5)
+        kill_after = None if round_no == 11 else rng.randint(100, 250)
         lines = run_until_killed(db, round_no, kill_after, commands=300 if kill_after is None else 20000)
-        killed_mid_run += kill_after is not None and bool(lines)
+        killed_mid_run += kill_after is not None
         lines_total += len(lines)
         for line in lines:
             kind, *rest = line.split()
