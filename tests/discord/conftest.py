@@ -11,6 +11,7 @@ import yarl
 
 from bot.core import Core
 from bot.discord.client import HexhiveClient
+from bot.ratelimit import RateLimiter
 from tests.fakediscord import payloads as P
 from tests.fakediscord.server import FakeDiscord
 
@@ -41,6 +42,7 @@ class Running:
 async def start_bot(fake: FakeDiscord, core: Core, **kwargs) -> Running:
     """Log a hexhive client in to the fake and wait until its start-up is complete."""
     fake.ready.clear()
+    kwargs.setdefault("limiter", RateLimiter(burst=100_000))
     client = HexhiveClient(core, dev_guild_id=P.GUILD_ID, guild_ready_timeout=0.05, **kwargs)
     task = asyncio.create_task(client.start("fake-token"))
     done, _ = await asyncio.wait({task, asyncio.ensure_future(client.started())}, timeout=15,
