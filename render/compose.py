@@ -29,7 +29,7 @@ from render.panel import (
     stack_height,
     title_bar,
 )
-from render.style import BACKGROUND, side_colour
+from render.style import BACKGROUND, printable, side_colour
 from render.terrain import StaticLayer, static_layer
 
 PANEL_W = 320
@@ -55,12 +55,37 @@ def encode_png(img: Image.Image) -> bytes:
 
 def board_image(view: View, *, game_map: GameMap | None = None) -> Image.Image:
     """The board as a Pillow image (``board`` encodes it)."""
+    view = printable_view(view)
     if game_map is None and view.map:
         game_map = load_map(view.map)
     if game_map is None:
         return card_image(view)
     layer = static_layer(game_map)
     return _compose(view, game_map, layer)
+
+
+def printable_view(view: View) -> View:
+    """The view with every text a player wrote or a game built made safe to draw."""
+    p = printable
+    return view.model_copy(
+        update={
+            "title": p(view.title),
+            "phase": p(view.phase),
+            "active": p(view.active),
+            "sides": {p(k): v for k, v in view.sides.items()},
+            "counters": tuple(
+                c.model_copy(update={"side": p(c.side), "label": p(c.label), "sub": p(c.sub)})
+                for c in view.counters
+            ),
+            "markers": tuple(
+                m.model_copy(update={"text": p(m.text), "kind": p(m.kind)}) for m in view.markers
+            ),
+            "arrows": tuple(a.model_copy(update={"label": p(a.label)}) for a in view.arrows),
+            "boxes": {p(k): tuple(p(i) for i in items) for k, items in view.boxes.items()},
+            "caption": tuple(p(c) for c in view.caption),
+            "private": tuple(p(c) for c in view.private),
+        }
+    )
 
 
 def _parse(text: str, game_map: GameMap) -> Hex | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
@@ -119,3 +120,12 @@ def fit_font(
             return f
         s -= 1
     return font(floor, weight)
+
+
+def printable(text: str) -> str:
+    """``text`` without control and format characters (the text shaper rejects some), tabs as spaces."""
+    if text.isprintable():
+        return text
+    return "".join(
+        " " if ch in "\t\n\r" else ch for ch in text if ch in "\t\n\r" or unicodedata.category(ch)[0] != "C"
+    )

@@ -27,4 +27,6 @@ def test_render_imports_only_the_engine_pillow_and_the_standard_library():
     for path in files:
         for name in _imports(path):
             assert name in ALLOWED or name in sys.stdlib_module_names, f"{path.name} imports {name}"
-            assert name not in {"random", "time", "datetime", "sqlite3", "asyncio"}, f"{path.name} imports {name}"
+            assert name not in {"random", "time", "datetime", "sqlite3", "asyncio"}, (
+                f"{path.name} imports {name}"
+            )
