@@ -114,6 +114,7 @@ class Board:
             if u.on_map:
                 self.count[(u.hex, u.side)] += 1
         self._tkey: TerrainKey | None = None
+        self._full_cache: dict[str, frozenset[str]] = {}
 
     def enemy_in(self, hex_no: str, side: str) -> bool:
         """Whether units of the other side stand in the hex."""
@@ -141,8 +142,18 @@ class Board:
     def destinations(self, unit: Unit, allowance: float, only: Iterable[str] | None = None) -> list[str]:
         """The hex numbers of ``reach``, without building the paths."""
         nums = data.hex_numbers()
-        side = unit.side
-        return [n for n in (nums[h] for h in self._raw(unit, allowance, only)) if self.room(n, side)]
+        full = self._full(unit.side)
+        return [n for n in (nums[h] for h in self._raw(unit, allowance, only)) if n not in full]
+
+    def _full(self, side: str) -> frozenset[str]:
+        """Hexes where ``side`` may not add a unit (6.0)."""
+        full = self._full_cache.get(side)
+        if full is None:
+            limit = STACK_LIMIT[side]
+            exempt = self.state.impacts if side == data.MARINES else []
+            full = frozenset(h for (h, s), n in self.count.items() if s == side and n >= limit and h not in exempt)
+            self._full_cache[side] = full
+        return full
 
     def _raw(self, unit: Unit, allowance: float, only: Iterable[str] | None) -> dict[Hex, Reach]:
         if self._tkey is None:

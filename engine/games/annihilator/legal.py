@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from engine.core.hexes import DIRECTION_NAMES
+from engine.core.hexes import DIRECTION_NAMES, neighbors
 from engine.core.protocol import Action
 from engine.games.annihilator import data
 from engine.games.annihilator.board import Board, move_cost
@@ -41,10 +41,50 @@ def act(verb: str, **args: str) -> Action:
     return a
 
 
+_UNIT_TO: dict[tuple[str, str, str], Action] = {}
+
+
+def unit_to(verb: str, uid: str, to: str) -> Action:
+    """``move``/``advance``/``place`` actions, the most numerous, from their own cache."""
+    a = _UNIT_TO.get((verb, uid, to))
+    if a is None:
+        arg = "at" if verb == "place" else "to"
+        a = _UNIT_TO[(verb, uid, to)] = Action(verb=verb, args={"unit": uid, arg: to})
+    return a
+
+
+def is_legal_fast(state: State, seat: str, action: Action) -> bool | None:
+    """Membership in ``legal`` for the numerous verbs, without listing them; None: not answered here."""
+    if state.step not in STEPS or STEPS[state.step][0] != seat or action.verb not in STEPS[state.step][1]:
+        return False
+    if action.verb not in ("move", "advance", "place"):
+        return None
+    arg = "at" if action.verb == "place" else "to"
+    if set(action.args) != {"unit", arg}:
+        return False
+    uid, to = str(action.args["unit"]), str(action.args[arg])
+    u = state.units.get(uid)
+    if u is None or u.side != seat or not u.alive:
+        return False
+    board = Board(state)
+    if action.verb == "place":
+        return not u.hex and to in placeable_set() and board.room(to, seat)
+    if u not in movers(state, seat):
+        return False
+    only = state.fresh if action.verb == "advance" else None
+    return to in board.destinations(u, u.mp, only=only)
+
+
 @cache
 def placeable() -> tuple[str, ...]:
     """Hexes a robot may be set up in (4.1): any hex robots may enter."""
     return tuple(sorted(n for n in data.hexes_by_number() if move_cost(State(), False, n) is not None))
+
+
+@cache
+def placeable_set() -> frozenset[str]:
+    """``placeable`` as a set."""
+    return frozenset(placeable())
 
 
 def movers(state: State, side: str) -> list[Unit]:
@@ -66,7 +106,29 @@ def has_choice(state: State) -> bool:
     """Whether the step offers anything besides ending it."""
     if state.step not in STEPS:
         return False
-    return any(_GEN[v](state) for v in STEPS[state.step][1] if v != "done")
+    for verb in STEPS[state.step][1]:
+        if verb in ("move", "advance") and _some_step(state, verb):
+            return True
+        if verb != "done" and _GEN[verb](state):
+            return True
+    return False
+
+
+def _some_step(state: State, verb: str) -> bool:
+    """A quick yes: some unit can step into a next hex and stop there (the full search says no)."""
+    side = STEPS[state.step][0]
+    board = Board(state)
+    only = set(state.fresh) if verb == "advance" else None
+    by_no, nums = data.hexes_by_number(), data.hex_numbers()
+    for u in movers(state, side):
+        for n in neighbors(by_no[u.hex]):
+            k = nums.get(n)
+            if k is None or (only is not None and k not in only):
+                continue
+            cost = move_cost(state, u.human, k)
+            if cost is not None and cost <= u.mp and board.room(k, side):
+                return True
+    return False
 
 
 def _place(state: State) -> list[Action]:
@@ -75,7 +137,7 @@ def _place(state: State) -> list[Action]:
         return []
     board = Board(state)
     hexes = [h for h in placeable() if board.room(h, data.ANNIHILATOR)]
-    return [act("place", unit=u.id, at=h) for u in todo for h in hexes]
+    return [unit_to("place", u.id, h) for u in todo for h in hexes]
 
 
 def _lift(state: State) -> list[Action]:
@@ -97,14 +159,14 @@ def _land(state: State) -> list[Action]:
 def _move(state: State) -> list[Action]:
     side = STEPS[state.step][0]
     board = Board(state)
-    return [act("move", unit=u.id, to=h) for u in movers(state, side) for h in board.destinations(u, u.mp)]
+    return [unit_to("move", u.id, h) for u in movers(state, side) for h in board.destinations(u, u.mp)]
 
 
 def _advance(state: State) -> list[Action]:
     side = STEPS[state.step][0]
     board = Board(state)
     return [
-        act("advance", unit=u.id, to=h) for u in movers(state, side) for h in board.destinations(u, u.mp, only=state.fresh)
+        unit_to("advance", u.id, h) for u in movers(state, side) for h in board.destinations(u, u.mp, only=state.fresh)
     ]
 
 

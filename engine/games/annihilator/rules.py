@@ -23,7 +23,7 @@ from engine.games.annihilator import data
 from engine.games.annihilator.explain import why_not
 from engine.games.annihilator.flow import PHASE_NAMES
 from engine.games.annihilator.handlers import handle
-from engine.games.annihilator.legal import STEPS, legal
+from engine.games.annihilator.legal import STEPS, is_legal_fast, legal
 from engine.games.annihilator.state import State, Unit
 from engine.games.annihilator.view import build_view
 
@@ -93,6 +93,13 @@ class AnnihilatorRules(GameRules):
         acts = legal(s, seat)
         self._cache = [(s, key, acts)] + self._cache[:3]
         return list(acts)
+
+    def is_legal(self, state: BaseModel, seat: str, action: Action) -> bool:
+        """Membership in the legal actions; moves and placements are checked directly."""
+        fast = is_legal_fast(cast(State, state), seat, action)
+        if fast is not None:
+            return fast
+        return super().is_legal(state, seat, action)
 
     def _apply(self, state: BaseModel, seat: str, action: Action, dice: Dice) -> tuple[BaseModel, list[Event]]:
         new = cast(State, state).clone()
