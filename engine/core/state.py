@@ -1,0 +1,45 @@
+"""Copying game states quickly: ``apply`` copies the state it is given, so this is on every path."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+T = TypeVar("T")
+_ATOMS = (str, int, float, bool, type(None), bytes)
+
+
+def clone(obj: T) -> T:
+    """A deep copy of a state built from pydantic models, dicts, lists, sets and atoms.
+
+    Several times faster than ``model_copy(deep=True)``, which goes through ``copy.deepcopy``.
+    """
+    return _clone(obj)  # type: ignore[no-any-return]
+
+
+def _clone(x: Any) -> Any:
+    t = type(x)
+    if t in _ATOMS:
+        return x
+    if t is dict:
+        return {k: _clone(v) for k, v in x.items()}
+    if t is list:
+        return [_clone(v) for v in x]
+    if isinstance(x, BaseModel):
+        new = object.__new__(t)
+        object.__setattr__(new, "__dict__", {k: _clone(v) for k, v in x.__dict__.items()})
+        object.__setattr__(new, "__pydantic_fields_set__", set(x.__pydantic_fields_set__))
+        extra = x.__pydantic_extra__
+        object.__setattr__(new, "__pydantic_extra__", None if extra is None else _clone(extra))
+        private = x.__pydantic_private__
+        object.__setattr__(new, "__pydantic_private__", None if private is None else _clone(private))
+        return new
+    if t is tuple:
+        return tuple(_clone(v) for v in x)
+    if t is set:
+        return set(x)
+    if t is frozenset:
+        return x
+    return copy.deepcopy(x)
