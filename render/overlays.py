@@ -131,7 +131,10 @@ def draw_marker(d: ImageDraw.ImageDraw, x: float, y: float, r: float, mv: Marker
         _disc(d, x, y, r, MARKERS["charge"], (230, 40, 30), text or "C")
         d.line([(x + r * 0.55, y - r * 0.55), (x + r * 0.95, y - r * 1.0)], fill=(230, 40, 30), width=2)
     elif kind == "clear":
-        _disc(d, x, y, r, MARKERS["clear"], (40, 150, 60), text or "\u2713")
+        _disc(d, x, y, r, MARKERS["clear"], (40, 150, 60), text)
+        if not text:
+            tick = [(x - r * 0.45, y), (x - r * 0.1, y + r * 0.38), (x + r * 0.5, y - r * 0.4)]
+            d.line(tick, fill=(40, 150, 60), width=max(2, round(r / 4)), joint="curve")
     elif kind == "obstructed":
         _disc(d, x, y, r, MARKERS["obstructed"], (70, 60, 50), "")
         for k in (-0.4, 0.0, 0.4):

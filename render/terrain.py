@@ -7,6 +7,7 @@ and every later board copies it and draws the pieces on top.
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
@@ -35,6 +36,8 @@ class StaticLayer:
 
 _CACHE: dict[tuple[str, int], StaticLayer] = {}
 _CACHE_LIMIT = 8
+_LOCK = threading.Lock()
+"""Boards are drawn in worker threads: one builds a map's layer while the others wait for it."""
 STATS = {"builds": 0, "hits": 0}
 """How often the static layer was built and reused (tests read it)."""
 
@@ -49,21 +52,23 @@ def static_layer(game_map: GameMap, size: int | None = None) -> StaticLayer:
     """The cached terrain layer of ``game_map`` at ``size`` (built on first use)."""
     size = size or map_size(game_map)
     key = (game_map.id, size)
-    hit = _CACHE.get(key)
-    if hit is not None and (hit.data is game_map.data or hit.data == game_map.data):
-        STATS["hits"] += 1
-        return hit
-    layer = build_static(game_map, size)
-    STATS["builds"] += 1
-    if len(_CACHE) >= _CACHE_LIMIT:
-        _CACHE.pop(next(iter(_CACHE)))
-    _CACHE[key] = layer
-    return layer
+    with _LOCK:
+        hit = _CACHE.get(key)
+        if hit is not None and (hit.data is game_map.data or hit.data == game_map.data):
+            STATS["hits"] += 1
+            return hit
+        layer = build_static(game_map, size)
+        STATS["builds"] += 1
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = layer
+        return layer
 
 
 def clear_cache() -> None:
     """Forget every cached terrain layer."""
-    _CACHE.clear()
+    with _LOCK:
+        _CACHE.clear()
 
 
 def ordered_tags(game_map: GameMap, h: Hex) -> list[str]:

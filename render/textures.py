@@ -43,19 +43,30 @@ def _grass(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float, c: RGB, v: in
 
 
 def _crystal(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float, c: RGB, v: int) -> None:
-    light, dark = shade(c, 1.55), shade(c, 0.45)
-    shards = ((-0.32, 0.30, 0.55), (0.08, 0.42, 0.85), (0.40, 0.25, 0.5))
-    for ux, base, height in shards if v == 0 else tuple((-a, b, h) for a, b, h in reversed(shards)):
-        w = s * 0.13
-        x, yb = cx + ux * s, cy + base * s
-        top = yb - height * s
-        pts = [(x - w, yb), (x - w, top + w), (x, top), (x + w, top + w), (x + w, yb), (x, yb + w * 0.6)]
-        d.polygon(pts, fill=light + (235,), outline=dark + (255,), width=_lw(s))
-        d.line([(x, top + 2), (x, yb + w * 0.4)], fill=dark + (150,), width=1)
-    for ux, uy in ((-0.55, -0.45), (0.5, -0.5), (-0.1, -0.65)):
+    # Faceted shards: a lit left face, a shaded right face, a dark outline; spots between them.
+    lit, shaded, dark = shade(c, 1.6), shade(c, 0.82), shade(c, 0.42)
+    shards = ((-0.36, 0.34, 0.62, 0.13), (0.06, 0.46, 0.92, 0.16), (0.42, 0.3, 0.5, 0.12))
+    if v:
+        shards = tuple((-x, b, h, w) for x, b, h, w in reversed(shards))
+    for ux, base, height, half in shards:
+        x, yb, w = cx + ux * s, cy + base * s, half * s
+        top, shoulder = yb - height * s, yb - height * s + w * 1.3
+        d.polygon([(x - w, yb), (x - w, shoulder), (x, top), (x, yb + w * 0.5)], fill=lit + (245,))
+        d.polygon([(x, top), (x + w, shoulder), (x + w, yb), (x, yb + w * 0.5)], fill=shaded + (245,))
+        outline = [
+            (x - w, yb),
+            (x - w, shoulder),
+            (x, top),
+            (x + w, shoulder),
+            (x + w, yb),
+            (x, yb + w * 0.5),
+            (x - w, yb),
+        ]
+        d.line(outline, fill=dark + (255,), width=_lw(s), joint="curve")
+    for ux, uy in ((-0.62, -0.42), (0.55, -0.5), (-0.15, -0.66), (0.68, 0.1)):
         r = s * 0.05
         x, y = cx + ux * s * 0.9, cy + uy * s * 0.8
-        d.ellipse([x - r, y - r, x + r, y + r], fill=dark + (200,))
+        d.ellipse([x - r, y - r, x + r, y + r], fill=dark + (210,))
 
 
 def _trees(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float, c: RGB, v: int) -> None:

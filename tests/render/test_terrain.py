@@ -244,3 +244,18 @@ def test_named_map_edges_are_labelled_in_the_margin_on_their_side():
     for box in (top, left):
         assert layer.image.crop(box).tobytes() != bare.image.crop(box).tobytes()
         assert sum(1 for p in pixels(layer.image.crop(box)) if luminance(p) < 150) > 20
+
+
+def test_boards_drawn_in_threads_share_one_layer_build(oneworld_map):
+    from concurrent.futures import ThreadPoolExecutor
+
+    import render
+    from tests.render import views
+
+    clear_cache()
+    before = terrain.STATS["builds"]
+    v = views.oneworld_view()
+    with ThreadPoolExecutor(4) as pool:
+        pngs = list(pool.map(lambda _: render.board(v, game_map=oneworld_map), range(4)))
+    assert terrain.STATS["builds"] == before + 1
+    assert len(set(pngs)) == 1
