@@ -8,7 +8,7 @@ from typing import Any
 from tests.fakediscord import payloads as P
 from tests.fakediscord.server import FakeDiscord, Sent
 
-ALICE, BOB, CAROL, MO = 101, 102, 103, 104
+ALICE, BOB, CAROL, MO, DAVE = 101, 102, 103, 104, 105
 
 
 @dataclass
@@ -32,6 +32,7 @@ MEMBERS = {
     "bob": Member(BOB, "bob"),
     "carol": Member(CAROL, "carol"),
     "mo": Member(MO, "mo", P.MEMBER_PERMS | P.MANAGE_GUILD),
+    "dave": Member(DAVE, "dave"),
 }
 
 

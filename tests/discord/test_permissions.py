@@ -1,0 +1,129 @@
+"""Who may change what: every command tried by the player, the opponent, a spectator, a non-player and a
+moderator; only the right ones change anything, the others get a private refusal."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import pytest
+
+from bot.core import Core
+from tests.discord.actors import MEMBERS, Table
+from tests.discord.conftest import start_bot
+from tests.fakediscord import payloads as P
+
+ACTORS = ("player", "opponent", "spectator", "outsider", "moderator")
+
+
+@dataclass(frozen=True)
+class Case:
+    """A command, the state its game must be in, and who may change something with it."""
+
+    name: str
+    sub: str | None
+    options: dict
+    state: str
+    allowed: frozenset[str]
+
+
+def case(cmd: str, state: str, allowed: str, **options) -> Case:
+    name, _, sub = cmd.partition(" ")
+    return Case(name, sub or None, options, state, frozenset(allowed.split()))
+
+
+CASES = [
+    case("game new", "none", "player opponent spectator outsider moderator", game="toy", opponent=("user", 103)),
+    case("game accept", "invited", "opponent"),
+    case("game decline", "invited", "player opponent"),
+    case("game resign", "take", "player opponent"),
+    case("game board", "take", ""),
+    case("game status", "take", ""),
+    case("game log", "take", ""),
+    case("game list", "take", ""),
+    case("game export", "take", ""),
+    case("game help", "take", ""),
+    case("take", "take", "player", n="1"),
+    case("guess", "guess", "player opponent", parity="odd"),
+    case("mod pause", "take", "moderator"),
+    case("mod resume", "paused", "moderator"),
+    case("mod rollback", "take", "moderator", to=1),
+    case("mod restore", "rolled", "moderator", branch=1),
+    case("mod replace", "take", "moderator", seat="A", user=("user", 103)),
+    case("mod end", "take", "moderator", winner="A"),
+    case("mod branches", "take", ""),
+    case("mod log", "take", ""),
+    case("mod config", "none", "moderator", role=("role", 7000)),
+]
+
+
+async def prepare(core: Core, state: str) -> tuple[int | None, str, dict[str, str]]:
+    """A fresh game in ``state``; returns its id, thread, and who plays which part."""
+    parts = {"spectator": "carol", "outsider": "dave", "moderator": "mo", "player": "alice", "opponent": "bob"}
+    if state == "none":
+        return None, str(P.CHANNEL_ID), parts
+    r = await core.handle_line("101", str(P.CHANNEL_ID), "/game new game:toy opponent:102")
+    gid, thread = r[0].game_id, r[0].place
+    assert gid is not None
+    if state == "invited":
+        return gid, thread, parts
+    await core.handle_line("102", thread, f"/game accept game:{gid}")
+    if state == "guess":
+        return gid, thread, parts
+    await core.handle_line("101", thread, f"/guess parity:odd game:{gid}")
+    await core.handle_line("102", thread, f"/guess parity:even game:{gid}")
+    g = core.live[gid]
+    taker = g.user_of(g.state.taker)
+    parts |= {"player": "alice" if taker == "101" else "bob", "opponent": "bob" if taker == "101" else "alice"}
+    if state == "paused":
+        await core.handle_line("104", thread, f"/mod pause game:{gid}", is_moderator=True)
+    if state == "rolled":
+        await core.handle_line("104", thread, f"/mod rollback to:1 game:{gid}", is_moderator=True)
+    return gid, thread, parts
+
+
+async def fingerprint(core: Core, gid: int | None) -> tuple:
+    """Everything a command could change: games, the game's row, log, branches, moderation log, server settings."""
+    guild = await core.store.place_settings(f"guild:{P.GUILD_ID}")
+    count = len(await core.store.games())
+    if gid is None:
+        return count, json.dumps(guild)
+    row = await core.store.game(gid)
+    assert row is not None
+    seats = json.loads(row.settings).get("seats")
+    return (count, json.dumps(guild), row.status, row.branch, json.dumps(seats),
+            len(await core.store.actions(gid, row.branch)), len(await core.store.modlog(gid)),
+            len(await core.store.branches(gid)))
+
+
+@pytest.mark.parametrize("c", CASES, ids=lambda c: f"{c.name} {c.sub or ''}".strip())
+async def test_only_the_right_members_change_anything(fake, store, c: Case):
+    core = Core(store)
+    running = await start_bot(fake, core)
+    try:
+        t = Table(fake, running.client)
+        wrong = []
+        for actor in ACTORS:
+            gid, thread, parts = await prepare(core, c.state)
+            named = gid is not None and c.sub not in ("new", "list")
+            options = dict(c.options) | ({"game": str(gid)} if named else {})
+            where = str(P.CHANNEL_ID) if actor == "outsider" else thread
+            before = await fingerprint(core, gid)
+            sent = await slash(t, parts[actor], where, c, options)
+            changed = await fingerprint(core, gid) != before
+            if changed != (actor in c.allowed):
+                wrong.append((actor, changed, [s.content[:80] for s in sent if s.ephemeral]))
+            if not changed:
+                assert any(s.ephemeral for s in sent), (actor, "no private answer")
+        assert wrong == []
+    finally:
+        await running.stop()
+
+
+async def slash(t: Table, who: str, where: str, c: Case, options: dict) -> list:
+    roles = {"7000": P.role(7000, "referees")} if any(v == ("role", 7000) for v in options.values()) else None
+    m = MEMBERS[who]
+    users = {str(v[1]): P.member(int(v[1]), f"user{v[1]}") for v in options.values()
+             if isinstance(v, tuple) and v[0] == "user"}
+    payload = P.slash(m.payload(), t.channel(where), c.name, options, sub=c.sub, users=users or None, roles=roles)
+    return await t.fake.interact(payload, t.client)
