@@ -117,6 +117,7 @@ def stack_attack(state: State, idx: Index, seat: str, key: str, targets: list[st
         c = units[0]
         s = strength(c)
         ground = [t for t in targets if not t.startswith("air@")]
+        # 2.01: forest halves air units attacking ground units (the stacks they attack, not those drawn in)
         if any(g.map.has(g.hex_of[t], "forest") for t in ground):
             return s // 2, [f"{describe(c)} {s // 2} (halved over forest, rule 2.01)"]
         return s, [f"{describe(c)} {s}"]
@@ -146,8 +147,6 @@ def battle_odds(state: State, idx: Index, seat: str, b: Battle) -> tuple[OddsLoo
     attack, notes = 0, []
     for key in b.attackers:
         targets = [target_key(state, idx, p) for p in b.pairs if p.by == key]
-        if key in state.counters:
-            targets += b.extra  # 8.015: air units fight the stacks drawn in as well
         s, why = stack_attack(state, idx, seat, key, targets)
         attack += s
         notes.extend(why)
