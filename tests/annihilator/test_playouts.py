@@ -28,8 +28,9 @@ def _batch(seeds: list[int], options: dict) -> list[tuple[int, str | None, int, 
 @pytest.mark.slow
 def test_10_0_random_playouts_end_without_crash_or_dead_end():
     seeds = list(range(GAMES))
-    options = [{}, {"hidden_charges": True}]
-    chunks = [(seeds[i::4], options[i % 2]) for i in range(4)]
+    options = [{}, {"hidden_charges": True}, {"close_combat": "assault"}, {"hidden_charges": True,
+                                                                         "close_combat": "assault"}]
+    chunks = [(seeds[i::4], options[i]) for i in range(4)]
     with ProcessPoolExecutor(max_workers=min(2, os.cpu_count() or 1)) as pool:
         results = [r for batch in pool.map(_batch, *zip(*chunks, strict=True)) for r in batch]
     assert len(results) == GAMES

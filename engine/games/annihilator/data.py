@@ -102,6 +102,20 @@ class DeploymentFile(_Frozen):
     units: dict[str, str]
 
 
+class FigureSpec(_Frozen):
+    """A unit as a close assault figure (option close_combat:assault)."""
+
+    weapon: int
+    weapon_name: str = ""
+    modifiers: list[str]
+
+
+class FiguresFile(_Frozen):
+    source: str
+    notes: str = ""
+    figures: dict[str, FigureSpec]
+
+
 def _read(name: str) -> object:
     return json.loads((DATA_DIR / "annihilator" / name).read_text())
 
@@ -134,6 +148,12 @@ def patterns() -> PatternsFile:
 def deployment() -> DeploymentFile:
     """The quick default deployment of the Annihilator's units (4.1)."""
     return DeploymentFile.model_validate(_read("deployment.json"))
+
+
+@cache
+def figures() -> FiguresFile:
+    """Close assault factors per unit type (RULINGS, the two combat systems)."""
+    return FiguresFile.model_validate(_read("assault-figures.json"))
 
 
 def crt() -> OddsTable:

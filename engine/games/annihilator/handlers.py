@@ -7,6 +7,7 @@ from collections.abc import Callable
 from engine.core.dice import Dice
 from engine.core.protocol import Action, Event
 from engine.games.annihilator import data
+from engine.games.annihilator.assault import assault_combat
 from engine.games.annihilator.board import Board, is_auto_defend
 from engine.games.annihilator.combat import auto_defend, close_combat, mind_weapon
 from engine.games.annihilator.demolition import facing_of, order_text
@@ -132,6 +133,8 @@ def recover(state: State, action: Action, dice: Dice) -> list[Event]:
 def attack(state: State, action: Action, dice: Dice) -> list[Event]:
     """7.1: close combat in one hex."""
     side = STEPS[state.step][0]
+    if state.close_combat == "assault":  # RULINGS: the close assault system replaces the CRT here only
+        return assault_combat(state, _arg(action, "at"), side, dice)
     return close_combat(state, _arg(action, "at"), side, dice)
 
 
