@@ -111,8 +111,8 @@ def _tower(d: ImageDraw.ImageDraw, x: float, y: float, r: float, text: str) -> N
 
 
 def draw_marker(d: ImageDraw.ImageDraw, x: float, y: float, r: float, mv: MarkerView) -> None:
-    """One marker centred at (x, y) with radius ``r``."""
-    kind, text = mv.kind, mv.text
+    """One marker centred at (x, y) with radius ``r``; ``chit-carried`` is drawn as a ``chit``."""
+    kind, text = marker_kind(mv.kind), mv.text
     if kind == "tower":
         _tower(d, x, y, r, text)
     elif kind == "impact":
@@ -156,6 +156,12 @@ def draw_marker(d: ImageDraw.ImageDraw, x: float, y: float, r: float, mv: Marker
     else:
         colour = MARKERS.get(kind, OTHER_MARKER)
         _disc(d, x, y, r, colour, shade(colour, 0.45), text or kind[:4])
+
+
+def marker_kind(kind: str) -> str:
+    """The drawn style of a marker kind: a known kind, or a known kind before a dash."""
+    base = kind.split("-", 1)[0]
+    return kind if kind in MARKERS or base not in MARKERS else base
 
 
 def marker_slots(n: int, size: float, crowded: bool) -> list[tuple[float, float, float]]:

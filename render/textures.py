@@ -125,11 +125,11 @@ def _plate(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float, c: RGB, v: in
 
 
 def _hatch(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float, c: RGB, v: int) -> None:
-    ink = shade(c, 0.55)
-    step = s * 0.3
-    for i in range(-8, 9):
+    ink = shade(c, 0.6)
+    step = s * 0.36
+    for i in range(-7, 8):
         x = cx + i * step
-        d.line([(x - s, cy + s), (x + s, cy - s)], fill=ink + (190,), width=_lw(s))
+        d.line([(x - s, cy + s), (x + s, cy - s)], fill=ink + (130,), width=_lw(s))
 
 
 def _dots(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float, c: RGB, v: int) -> None:

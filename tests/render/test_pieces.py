@@ -248,3 +248,12 @@ def test_a_crowd_of_twenty_is_drawn_without_spilling_and_counted(plain_map):
     lay = board_layout(plain_map)
     for d in range(6):
         assert pixel(img, lay.centre(neighbor(parse_ccrr(HEX), d))) == OPEN
+
+
+def test_a_kind_with_a_known_prefix_is_drawn_in_that_style(plain_map):
+    carried = render(view_of(markers=(MarkerView(hex=HEX, kind="chit-carried", text="A 20"),)), plain_map)
+    chit = render(view_of(markers=(MarkerView(hex=HEX, kind="chit", text="A 20"),)), plain_map)
+    lay = board_layout(plain_map)
+    x, y = lay.centre(parse_ccrr(HEX))
+    box = (round(x - 20), round(y - 20), round(x + 20), round(y + 25))
+    assert carried.crop(box).tobytes() == chit.crop(box).tobytes()
