@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from PIL import Image, ImageDraw
 
@@ -20,7 +21,8 @@ from render.textures import swatch, tile_size
 ROW = 28
 SAMPLE_W = 40
 
-Sample = tuple[str, object]
+SampleDraw = Callable[[ImageDraw.ImageDraw, Image.Image, int, int], None]
+Sample = tuple[str, SampleDraw]
 
 
 def terrain_used(game_map: GameMap) -> list[str]:
@@ -39,7 +41,7 @@ def features_used(game_map: GameMap) -> list[str]:
     return [t for t in game_map.data.hexside_types if t in used]
 
 
-def _terrain_sample(style) -> object:
+def _terrain_sample(style) -> SampleDraw:
     def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int) -> None:
         sw = swatch(style.pattern, style.color, 13)
         w, h = tile_size(13)
@@ -48,7 +50,7 @@ def _terrain_sample(style) -> object:
     return draw
 
 
-def _feature_sample(style) -> object:
+def _feature_sample(style) -> SampleDraw:
     def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int) -> None:
         colour = parse_colour(style.color, (60, 60, 60))
         seg = [((x + 4.0, y + ROW / 2), (x + SAMPLE_W - 4.0, y + ROW / 2))]
@@ -57,7 +59,7 @@ def _feature_sample(style) -> object:
     return draw
 
 
-def _highlight_sample(kind: str) -> object:
+def _highlight_sample(kind: str) -> SampleDraw:
     def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int) -> None:
         colour, alpha, dashed = highlight_style(kind)
         lay = Layout(12, x + SAMPLE_W / 2, y + ROW / 2)
@@ -66,14 +68,14 @@ def _highlight_sample(kind: str) -> object:
     return draw
 
 
-def _marker_sample(kind: str) -> object:
+def _marker_sample(kind: str) -> SampleDraw:
     def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int) -> None:
         draw_marker(d, x + SAMPLE_W / 2, y + ROW / 2, 11, MarkerView(hex="", kind=kind))
 
     return draw
 
 
-def _arrow_sample(kind: str) -> object:
+def _arrow_sample(kind: str) -> SampleDraw:
     def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int) -> None:
         colour = ARROWS.get(kind, OTHER_ARROW)
         yy = y + ROW / 2
@@ -85,7 +87,7 @@ def _arrow_sample(kind: str) -> object:
     return draw
 
 
-def _counter_sample(cv: CounterView) -> object:
+def _counter_sample(cv: CounterView) -> SampleDraw:
     def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int) -> None:
         draw_counter(d, x + SAMPLE_W / 2, y + ROW / 2, 24, cv, (150, 150, 150), detail=False)
 
@@ -132,7 +134,7 @@ def legend_blocks(view: View, game_map: GameMap | None, width: int) -> list[Bloc
         for i, (label, sample) in enumerate(items):
             c, r = divmod(i, rows)
             xx, yy = x + c * colw, y + r * ROW
-            sample(d, img, xx, yy)  # type: ignore[operator]
+            sample(d, img, xx, yy)
             text = label
             while f.getlength(text) > colw - SAMPLE_W - 10 and len(text) > 3:
                 text = text[:-2] + "\u2026"
