@@ -1,0 +1,219 @@
+"""Level A with the real core: delivery, autocomplete, buttons, rate limits and errors on mocked Discord."""
+
+from __future__ import annotations
+
+from unittest.mock import AsyncMock, MagicMock
+
+import discord
+import pytest
+from discord import app_commands
+
+from bot.discord import autocomplete as ac
+from bot.discord.buttons import ChoiceButton, PanelButton
+from bot.discord.components import choice_id, digest
+from bot.discord.delivery import chunks
+from bot.discord.errors import explain, on_app_command_error
+from bot.discord.hive import Hive
+from bot.ratelimit import RateLimiter
+from bot.replies import Button, Reply
+from engine.core.errors import IllegalAction
+from tests.discord.mocks import mock_client, mock_interaction, said
+
+THREAD = 2000
+
+
+async def png(core, gid, viewer):  # noqa: ANN001, ANN201
+    return b"\x89PNG fake " + str(viewer).encode()
+
+
+@pytest.fixture
+def hive(core):
+    return Hive(mock_client(), core, limiter=RateLimiter(burst=1000), render=png)
+
+
+async def started(hive: Hive) -> int:
+    """A toy game in the take phase, created through the hive; returns its id."""
+    core = hive.core
+    await hive.run(mock_interaction(hive), "game new", {"game": "toy", "opponent": "102"})
+    gid = next(iter(core.live))
+    await hive.run(mock_interaction(hive, user=102, name="bob"), "game accept", {"game": str(gid)})
+    return gid
+
+
+def sends(hive: Hive, channel: int = THREAD) -> list[dict]:
+    ch = hive.client.channels.get(channel)
+    return [c.kwargs for c in ch.send.call_args_list] if ch else []
+
+
+async def test_a_new_game_is_posted_with_only_the_opponent_pinged(hive):
+    i = mock_interaction(hive)
+    await hive.run(i, "game new", {"game": "toy", "opponent": "102"})
+    i.response.defer.assert_awaited_once_with(ephemeral=True, thinking=True)
+    invite = next(k for k in sends(hive) if "challenges you" in k["content"])
+    allowed = invite["allowed_mentions"]
+    assert [u.id for u in allowed.users] == [102] and not allowed.everyone and not allowed.roles
+    assert [b.label for b in invite["view"].children] == ["Accept", "Decline"]
+    assert said(i) == ["Done."]
+
+
+async def test_private_replies_are_ephemeral_followups(hive):
+    await started(hive)
+    i = mock_interaction(hive, user=103, name="carol")
+    await hive.run(i, "game status", {})
+    call = i.followup.send.call_args
+    assert call.kwargs["ephemeral"] is True and "Game #1" in call.kwargs["content"]
+
+
+async def test_boards_are_attached_as_png(hive):
+    gid = await started(hive)
+    board = next(k for k in sends(hive) if k.get("files"))
+    assert board["files"][0].filename == f"game-{gid}-board.png"
+    i = mock_interaction(hive)
+    await hive.run(i, "game board", {})
+    f = i.followup.send.call_args.kwargs["files"][0]
+    assert f.fp.read().startswith(b"\x89PNG fake A")
+
+
+async def test_a_refused_dm_of_a_private_choice_becomes_a_button_in_the_thread(core):
+    client = mock_client()
+
+    async def closed(user):  # noqa: ANN001, ANN202
+        dm = MagicMock(spec=discord.DMChannel)
+        resp = MagicMock(status=403, reason="Forbidden")
+        dm.send = AsyncMock(side_effect=discord.Forbidden(resp, {"code": 50007, "message": "closed"}))
+        return dm
+
+    client.create_dm.side_effect = closed
+    hive = Hive(client, core, limiter=RateLimiter(burst=1000), render=png)
+    await started(hive)
+    panels = [k for k in sends(hive) if k.get("view") and k["view"].children[0].label == "Choose privately"]
+    assert len(panels) == 2
+    assert {p["view"].children[0].custom_id for p in panels} == {"hh:1:p:101", "hh:1:p:102"}
+    assert all("odd" not in p["content"] for p in panels)
+    assert not await core.store.unposted()
+
+
+def test_long_texts_are_cut_at_line_ends():
+    text = "\n".join(f"line {n:04d}" for n in range(600))
+    parts = chunks(text)
+    assert all(len(p) <= 2000 for p in parts) and "\n".join(parts) == text
+
+
+async def test_order_autocomplete_offers_legal_values_filtered(hive):
+    gid = await started(hive)
+    complete = ac.order_autocomplete("guess", "parity")
+    i = mock_interaction(hive, channel=THREAD)
+    assert [c.value for c in await complete(i, "")] == ["even", "odd"]
+    assert [c.value for c in await complete(i, "o")] == ["odd"]
+    spectator = mock_interaction(hive, user=103, channel=THREAD)
+    assert await complete(spectator, "") == []
+    assert gid == 1
+
+
+async def test_autocomplete_cuts_to_25_choices_of_100_characters():
+    vals = [f"{n:03d}" + "x" * 200 for n in range(40)]
+    out = ac.as_choices(vals, "0")
+    assert len(out) == 25 and all(len(c.name) <= 100 and len(c.value) <= 100 for c in out)
+
+
+async def test_game_scenario_and_seat_autocomplete(hive):
+    i = mock_interaction(hive, namespace={"game": "toy"})
+    assert "toy" in [c.value for c in await ac.game_names(i, "to")]
+    assert [c.value for c in await ac.scenarios(i, "")] == ["standard", "short"]
+    assert [c.value for c in await ac.seats(i, "")] == ["A", "B"]
+    await started(hive)
+    assert [c.value for c in await ac.game_ids(mock_interaction(hive, user=102, channel=5), "")] == ["1"]
+
+
+async def click_choice(hive: Hive, user: int, custom_id: str) -> MagicMock:
+    import re
+
+    from bot.discord.components import CHOICE_TEMPLATE
+
+    m = re.fullmatch(CHOICE_TEMPLATE, custom_id)
+    assert m is not None
+    item = ChoiceButton(int(m["game"]), int(m["seq"]), int(m["n"]), m["h"])
+    i = mock_interaction(hive, user=user)
+    await item.callback(i)
+    return i
+
+
+async def test_a_choice_button_runs_its_command_for_the_awaited_player(hive):
+    gid = await started(hive)
+    g = hive.core.live[gid]
+    line = f"/guess parity:odd game:{gid}"
+    i = await click_choice(hive, 101, choice_id(gid, g.seq, 0, line))
+    assert any("sealed" in s for s in said(i))
+    assert hive.core.live[gid].seq == 1
+
+
+async def test_a_stale_or_foreign_choice_is_refused_politely(hive):
+    gid = await started(hive)
+    take_line = f"/take n:1 game:{gid}"
+    i = await click_choice(hive, 101, choice_id(gid, 7, 0, take_line))
+    assert "out of date" in said(i)[0]
+    i = await click_choice(hive, 103, choice_id(gid, 0, 0, f"/guess parity:odd game:{gid}"))
+    assert "not you" in said(i)[0]
+    assert hive.core.live[gid].seq == 0
+
+
+async def test_another_players_sealed_choice_does_not_make_a_button_stale(hive):
+    gid = await started(hive)
+    await click_choice(hive, 101, choice_id(gid, 0, 0, f"/guess parity:odd game:{gid}"))
+    i = await click_choice(hive, 102, choice_id(gid, 0, 1, f"/guess parity:even game:{gid}"))
+    assert any("sealed" in s for s in said(i))
+    again = await click_choice(hive, 101, choice_id(gid, 0, 0, f"/guess parity:odd game:{gid}"))
+    assert "out of date" in said(again)[0]
+
+
+async def test_choose_privately_opens_the_panel_only_for_its_player(hive):
+    gid = await started(hive)
+    i = mock_interaction(hive, user=102)
+    await PanelButton(gid, "101").callback(i)
+    assert "only" in said(i)[0]
+    i = mock_interaction(hive, user=101)
+    await PanelButton(gid, "101").callback(i)
+    call = i.response.send_message.call_args
+    assert call.kwargs["ephemeral"] is True and "private choice" in call.kwargs["content"]
+    ids = [b.custom_id for b in call.kwargs["view"].children]
+    assert ids[0].endswith(digest(f"/guess parity:odd game:{gid}"))
+
+
+async def test_going_too_fast_gets_a_notice_and_nothing_else(core):
+    hive = Hive(mock_client(), core, limiter=RateLimiter(burst=1, rate=0.001, clock=lambda: 0.0), render=png)
+    assert not await hive.too_fast(mock_interaction(hive))
+    i = mock_interaction(hive)
+    assert await hive.too_fast(i)
+    assert "faster" in said(i)[0]
+    item = PanelButton(1, "101")
+    i = mock_interaction(hive)
+    await item.callback(i)
+    assert "faster" in said(i)[0]
+
+
+def test_errors_are_explained_privately():
+    text, eid = explain(app_commands.CommandInvokeError(MagicMock(), IllegalAction("no stones left", rule="T.2")))
+    assert text == "Sorry, no stones left (rule T.2)." and eid is None
+    text, eid = explain(app_commands.CheckFailure())
+    assert "permission" in text and eid is None
+    text, eid = explain(RuntimeError("boom"))
+    assert eid is not None and eid in text and "boom" not in text
+
+
+async def test_the_tree_error_handler_answers_and_logs(caplog):
+    i = mock_interaction(None)
+    await on_app_command_error(i, app_commands.CommandInvokeError(MagicMock(), KeyError("x")))
+    assert "error id" in said(i)[0]
+    assert any("error" in r.message and r.exc_info for r in caplog.records)
+
+
+async def test_delivery_marks_only_what_it_posted(hive):
+    await hive.run(mock_interaction(hive), "game new", {"game": "toy", "opponent": "102"})
+    assert not await hive.core.store.unposted()
+    failing = hive.client.get_partial_messageable(THREAD)
+    failing.send.side_effect = discord.HTTPException(MagicMock(status=500, reason="x"), "down")
+    r = Reply(to="channel", place=str(THREAD), text="hello", game_id=1, buttons=[Button(label="b", command="/x")])
+    async with hive.core.store.transaction():
+        [r] = await hive.core.queue(1, [r])
+    await hive.delivery.deliver([r])
+    assert [oid for oid, _, _ in await hive.core.store.unposted()] == [r.outbox_id]
