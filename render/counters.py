@@ -32,7 +32,7 @@ GAP = 0.08
 
 
 def _row_tuples(n: int) -> list[tuple[int, ...]]:
-    out = []
+    out: list[tuple[int, ...]] = []
     for a in range(1, 5):
         for b in range(1, 5):
             if a + b == n:

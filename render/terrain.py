@@ -248,7 +248,7 @@ def _edges(img: Image.Image, game_map: GameMap, lay: Layout, margin: int) -> Non
         pts = [lay.centre(x) for x in hexes]
         text = name.upper()
         tw = int(f.getlength(text)) + 4
-        strip = Image.new("RGBA", (tw, f.size + 6), (0, 0, 0, 0))
+        strip = Image.new("RGBA", (tw, int(f.size) + 6), (0, 0, 0, 0))
         ImageDraw.Draw(strip).text(
             (tw / 2, (f.size + 6) / 2), text, font=f, fill=(90, 84, 70, 255), anchor="mm"
         )

@@ -45,7 +45,11 @@ def _grass(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float, c: RGB, v: in
 def _crystal(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float, c: RGB, v: int) -> None:
     # Faceted shards: a lit left face, a shaded right face, a dark outline; spots between them.
     lit, shaded, dark = shade(c, 1.6), shade(c, 0.82), shade(c, 0.42)
-    shards = ((-0.36, 0.34, 0.62, 0.13), (0.06, 0.46, 0.92, 0.16), (0.42, 0.3, 0.5, 0.12))
+    shards: tuple[tuple[float, float, float, float], ...] = (
+        (-0.36, 0.34, 0.62, 0.13),
+        (0.06, 0.46, 0.92, 0.16),
+        (0.42, 0.3, 0.5, 0.12),
+    )
     if v:
         shards = tuple((-x, b, h, w) for x, b, h, w in reversed(shards))
     for ux, base, height, half in shards:
