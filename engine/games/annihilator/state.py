@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from engine.games.annihilator import data
 
@@ -48,6 +48,8 @@ class Unit(BaseModel):
 class Charge(BaseModel):
     """A demolition charge order (8.1): who, which pattern, where, facing 0-5 (N..NW)."""
 
+    model_config = ConfigDict(frozen=True)
+
     unit: str
     pattern: str
     at: str
@@ -57,6 +59,8 @@ class Charge(BaseModel):
 
 class Mark(BaseModel):
     """A hex to outline on the board: what happened there last."""
+
+    model_config = ConfigDict(frozen=True)
 
     hex: str
     kind: str
@@ -96,7 +100,7 @@ class State(BaseModel):
     reason: str = ""
 
     def clone(self) -> State:
-        """A copy safe to change: units and containers are copied, frozen-in-use records shared."""
+        """A copy safe to change: units and containers are copied, frozen records shared."""
         new = self.model_copy()
         new.units = {k: u.model_copy() for k, u in self.units.items()}
         new.markers = dict(self.markers)
