@@ -50,6 +50,8 @@ class Decision:
     key: str
     hours: int | None
     paused: bool
+    paused_at: datetime | None = None
+    """When the game was paused, if known (else the clock stops when the pause is first seen)."""
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,7 @@ def advance(state: ClockState | None, d: Decision, now: datetime) -> tuple[Clock
     state = state.model_copy(deep=True)
     if d.paused:
         if state.paused_since is None:
-            state.paused_since = now
+            state.paused_since = min(d.paused_at or now, now)
         return state, []
     if state.paused_since is not None:
         state = extend(state, now - state.paused_since)
@@ -108,7 +110,9 @@ def decision_of(g: Live) -> Decision:
     hours = settings.get("clock_hours")
     waiting = sorted({p.seat for p in g.pending()})
     key = f"{g.row.branch}:{g.seq}:{','.join(waiting)}" if waiting else ""
-    return Decision(key=key, hours=hours, paused=g.row.status == "paused")
+    paused = g.row.status == "paused"
+    return Decision(key=key, hours=hours, paused=paused,
+                    paused_at=datetime.fromisoformat(g.row.updated_at) if paused else None)
 
 
 def span(td: timedelta) -> str:

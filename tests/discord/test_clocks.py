@@ -1,0 +1,141 @@
+"""Clocks: pure deadline logic with an injected time, and the keeper acting on a toy game."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.clocks import ClockKeeper, ClockState, Decision, advance, downtime, extend
+from bot.core import Core
+
+T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+H = timedelta(hours=1)
+
+
+def run(hours, steps, paused_at=()):  # noqa: ANN001, ANN201
+    """Advance a clock through the given hours after T0; returns events by hour."""
+    state, seen = None, {}
+    for h in steps:
+        d = Decision(key="1:0:A", hours=hours, paused=h in paused_at)
+        state, events = advance(state, d, T0 + h * H)
+        if events:
+            seen[h] = [(e.kind, e.hours) for e in events]
+    return state, seen
+
+
+def test_reminders_at_24_and_1_hours_then_expiry():
+    _, seen = run(72, range(0, 80))
+    assert seen == {48: [("reminder", 24)], 71: [("reminder", 1)], 72: [("expired", 0)]}
+
+
+def test_a_late_check_sends_only_the_nearest_reminder():
+    _, seen = run(72, [0, 71.5, 73])
+    assert seen == {71.5: [("reminder", 1)], 73: [("expired", 0)]}
+
+
+def test_a_short_clock_has_no_24_hour_reminder():
+    _, seen = run(12, range(0, 14))
+    assert seen == {11: [("reminder", 1)], 12: [("expired", 0)]}
+
+
+def test_pausing_stops_the_clock():
+    state, seen = run(72, list(range(0, 10)) + list(range(10, 30)), paused_at=set(range(10, 20)))
+    assert state is not None and state.deadline == T0 + 82 * H
+    assert 72 not in seen
+
+
+def test_a_new_decision_starts_a_new_clock():
+    s, _ = advance(None, Decision("1:0:A", 72, False), T0)
+    s, _ = advance(s, Decision("1:1:B", 72, False), T0 + 5 * H)
+    assert s is not None and s.started == T0 + 5 * H and s.deadline == T0 + 77 * H
+
+
+def test_no_clock_without_a_time_control_or_a_decision():
+    assert advance(None, Decision("1:0:A", None, False), T0) == (None, [])
+    assert advance(None, Decision("", 72, False), T0) == (None, [])
+
+
+def test_downtime_ignores_short_gaps():
+    assert downtime(None, T0) == timedelta(0)
+    assert downtime(T0 - timedelta(minutes=2), T0) == timedelta(0)
+    assert downtime(T0 - 3 * H, T0) == 3 * H
+
+
+@given(st.integers(min_value=0, max_value=10_000))
+def test_extend_moves_only_live_deadlines(minutes):
+    s = ClockState(key="k", started=T0, deadline=T0 + 72 * H)
+    assert extend(s, timedelta(minutes=minutes)).deadline == T0 + 72 * H + timedelta(minutes=minutes)
+    done = s.model_copy(update={"expired": True})
+    assert extend(done, timedelta(minutes=minutes)).deadline == done.deadline
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+async def toy(core: Core, timeout: str) -> int:
+    r = await core.handle_line("alice", "p", f"/game new game:toy opponent:bob clock:24h on_timeout:{timeout}")
+    gid = r[0].game_id
+    await core.handle_line("bob", "p", "/game accept")
+    return gid
+
+
+async def test_keeper_reminds_then_alerts_moderators_on_expiry(core):
+    clock = Clock()
+    keeper = ClockKeeper(core, now=clock)
+    gid = await toy(core, "nothing")
+    assert await keeper.tick() == []
+    clock.now = T0 + 23 * H + timedelta(minutes=1)
+    [reminder] = await keeper.tick()
+    assert "1 h left" in reminder.text and sorted(reminder.mentions) == ["alice", "bob"]
+    clock.now = T0 + 25 * H
+    [alert] = await keeper.tick()
+    assert alert.text.startswith("Moderators:") and not alert.mentions
+    assert any("ran out" in r["what"] for r in await core.store.modlog(gid))
+    assert await keeper.tick() == []
+
+
+async def test_forfeit_on_timeout_ends_the_game(core):
+    clock = Clock()
+    keeper = ClockKeeper(core, now=clock)
+    gid = await toy(core, "forfeit")
+    await keeper.tick()
+    await core.handle_line("alice", "p", "/guess parity:odd")
+    await keeper.tick()
+    clock.now = T0 + 25 * H
+    out = await keeper.tick()
+    assert any("is over" in r.text and "bob ran out of time" in r.text for r in out)
+    assert gid not in core.live and (await core.store.game(gid)).status == "over"
+
+
+async def test_default_on_timeout_plays_the_first_legal_answer(core):
+    clock = Clock()
+    keeper = ClockKeeper(core, now=clock)
+    gid = await toy(core, "default")
+    await keeper.tick()
+    clock.now = T0 + 25 * H
+    await keeper.tick()
+    assert core.live[gid].seq == 2
+
+
+async def test_paused_games_keep_their_clock_stopped(core):
+    clock = Clock()
+    keeper = ClockKeeper(core, now=clock)
+    core.clock = clock
+    gid = await toy(core, "forfeit")
+    await keeper.tick()
+    clock.now = T0 + 2 * H
+    await core.handle_line("mo", "p", "/mod pause", is_moderator=True)
+    clock.now = T0 + 100 * H
+    assert await keeper.tick() == []
+    assert "stopped" in keeper.line(gid)
+    await core.handle_line("mo", "p", "/mod resume", is_moderator=True)
+    await keeper.tick()
+    assert keeper.states[gid].deadline == T0 + 122 * H
+    assert gid in core.live
