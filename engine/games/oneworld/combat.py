@@ -5,7 +5,17 @@ from __future__ import annotations
 from collections import Counter
 
 from engine.core.protocol import Action, Event
-from engine.games.oneworld.state import ASPECTS, BEATS, SEATS, Child, Fight, State, fork, replace_children
+from engine.games.oneworld.state import (
+    ASPECTS,
+    BEATS,
+    SEATS,
+    Child,
+    Fight,
+    State,
+    action,
+    fork,
+    replace_children,
+)
 
 ARG = {"Stone": "stone", "Blade": "blade", "Fog": "fog"}
 
@@ -79,7 +89,7 @@ def legal_choices(state: State, seat: str) -> list[Action]:
     if fight is None or seat in fight.chosen:
         return []
     n = len(fighters(state, fight.hex, seat))
-    return [Action(verb="aspects", args=as_args(comp)) for comp in compositions(n)]
+    return [action("aspects", as_args(comp)) for comp in compositions(n)]
 
 
 def choose(state: State, seat: str, aspects: tuple[str, ...]) -> tuple[State, list[Event], bool]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.core.hexes import Hex
 from engine.core.protocol import Action, Event
 from engine.games.oneworld.board import board
-from engine.games.oneworld.state import ASPECTS, BEATS, Accost, State, fork, other, replace_children
+from engine.games.oneworld.state import ASPECTS, BEATS, Accost, State, action, fork, other, replace_children
 
 
 def begin_accost(state: State, child_id: str, hex_: str) -> tuple[State, list[Event]]:
@@ -26,7 +26,7 @@ def accost_legal(state: State, seat: str) -> list[Action]:
     chooser = state.active if state.step == "accost_child" else other(state.active)
     if seat != chooser:
         return []
-    return [Action(verb="aspect", args={"aspect": a}) for a in ASPECTS]
+    return [action("aspect", {"aspect": a}) for a in ASPECTS]
 
 
 def choose(state: State, seat: str, aspect: str) -> tuple[State, list[Event]]:
@@ -117,9 +117,7 @@ def transform_legal(state: State, seat: str) -> list[Action]:
     for c in state.on_map(seat):
         if c.hex in enemy_hexes:
             continue
-        out.extend(
-            Action(verb="transform", args={"child": c.id, "aspect": a}) for a in ASPECTS if a != c.aspect
-        )
+        out.extend(action("transform", {"child": c.id, "aspect": a}) for a in ASPECTS if a != c.aspect)
     return out
 
 
@@ -146,7 +144,7 @@ def flee_legal(state: State, seat: str) -> list[Action]:
     start_lives = state.options.lives()[seat]
     if state.lives.get(seat, 0) >= start_lives:
         return []
-    return [Action(verb="flee", args={"to": h}) for h in flee_hexes(state, seat)]
+    return [action("flee", {"to": h}) for h in flee_hexes(state, seat)]
 
 
 def flee_hexes(state: State, seat: str) -> list[str]:

@@ -7,6 +7,7 @@ explanations of refused moves both come from it, so they cannot disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 from engine.core.hexes import DIRECTION_NAMES, Hex
 from engine.games.oneworld.board import Board, board
@@ -26,6 +27,8 @@ class Ctx:
     own_god: Hex | None = None
     enemy_god: Hex | None = None
     towers: frozenset[Hex] = frozenset()
+    blocked: frozenset[Hex] = frozenset()
+    """Hexes no step of this side may enter now: Towers (5.5), its own god (7.3), the enemy god once accosted (10.4)."""
 
     @property
     def wrap(self) -> bool:
@@ -56,7 +59,35 @@ def context(state: State, seat: str) -> Ctx:
     if other(seat) in state.god_hex:
         ctx.enemy_god = b.parse(state.god_hex[other(seat)])
     ctx.towers = frozenset(h for h in (b.parse(t) for t in state.tower_hex.values() if t) if h is not None)
+    blocked = set(ctx.towers) | {ctx.own_god}
+    if state.accosted:
+        blocked.add(ctx.enemy_god)
+    ctx.blocked = frozenset(h for h in blocked if h is not None)
     return ctx
+
+
+@cache
+def static_steps(
+    aspect: str, mode: bool | None, wrap: bool, pylon_rule: bool
+) -> dict[Hex, tuple[tuple[Hex, bool], ...]]:
+    """The steps the map alone allows an aspect (5.1, 5.3, 12.0 Pylon Movement), each with whether it crosses a Fault.
+
+    Built from ``step_problem`` on an empty board, so the two cannot disagree; what the
+    position adds (Towers, gods) is ``Ctx.blocked``.
+    """
+    from engine.games.oneworld.options import Options
+
+    b = board()
+    empty = Ctx(State(options=Options(pylon_movement=pylon_rule)), b, "BORG")
+    child = Child(id="X", side="BORG", aspect=aspect)
+    return {
+        h: tuple(
+            (n, b.is_fault(h, n))
+            for n in b.nexts(h, wrap)
+            if n is not None and step_problem(empty, child, h, n, mode) is None
+        )
+        for h in b.hexes
+    }
 
 
 def step_problem(ctx: Ctx, child: Child, a: Hex, n: Hex, pylon_mode: bool | None = None) -> str | None:
@@ -169,7 +200,8 @@ def _search(ctx: Ctx, child: Child, start: Hex, limit: int, mode: bool | None) -
     # Layered search: each layer holds, per hex, the path of that length crossing the fewest Faults.
     # Stone bounces over Faults (5.4, 6.2), so only Blade and Fog count them.
     counted = child.aspect != "Stone"
-    b = ctx.b
+    steps = static_steps(child.aspect, mode, ctx.wrap, ctx.pylon_rule)
+    blocked = ctx.blocked
     best: dict[Hex, Walk] = {}
     layer: dict[Hex, Walk] = {start: ((), ())}
     for _ in range(limit):
@@ -177,10 +209,10 @@ def _search(ctx: Ctx, child: Child, start: Hex, limit: int, mode: bool | None) -
         for here, (faults, path) in layer.items():
             if path and halts(ctx, here):
                 continue
-            for n in b.nexts(here, ctx.wrap):
-                if n is None or n == start or step_problem(ctx, child, here, n, mode) is not None:
+            for n, fault in steps[here]:
+                if n == start or n in blocked:
                     continue
-                crossed = faults + ((here, n),) if counted and b.is_fault(here, n) else faults
+                crossed = faults + ((here, n),) if counted and fault else faults
                 old = nxt.get(n)
                 if old is None or len(crossed) < len(old[0]):
                     nxt[n] = (crossed, path + (n,))

@@ -11,7 +11,7 @@ from engine.core.errors import BadArguments
 from engine.core.protocol import Action, Event, GameConfig, GameRules, Outcome, Prompt, VerbSpec, View
 from engine.games.oneworld import combat, explain, gods, setup, turn, verbs, view
 from engine.games.oneworld.options import OPTIONS_HELP, parse_options
-from engine.games.oneworld.state import SEATS, State, fork, other
+from engine.games.oneworld.state import SEATS, State, action, fork, other
 
 
 class OneWorld(GameRules):
@@ -130,7 +130,7 @@ def _legal(s: State, seat: str) -> list[Action]:
     if step == "move":
         return turn.legal(s, seat)
     if step == "fight":
-        return [Action(verb="fight", args={"hex": h}) for h in s.fights] if seat == s.active else []
+        return [action("fight", {"hex": h}) for h in s.fights] if seat == s.active else []
     if step == "combat":
         return combat.legal_choices(s, seat)
     if step in ("accost_child", "accost_god"):

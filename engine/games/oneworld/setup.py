@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from engine.core.dice import Dice
 from engine.core.hexes import Hex, distance
 from engine.core.protocol import Action, Event
 from engine.games.oneworld.board import Board, board
 from engine.games.oneworld.options import Options
-from engine.games.oneworld.state import ASPECTS, SEATS, Child, State, fork, other, replace_children
+from engine.games.oneworld.state import ASPECTS, SEATS, Child, State, action, fork, other, replace_children
 
 SETUP_SITES = {"north": "0701", "south": "0721"}
 """12.0 New Geography: the Tower hexes at the ends (the centre hex of each end)."""
@@ -84,6 +86,7 @@ def place_hexes(state: State, seat: str) -> list[str]:
     return sorted(out)
 
 
+@cache
 def _near(b: Board, centre: Hex, radius: int) -> list[Hex]:
     return [h for h in b.hexes if distance(h, centre) <= radius]
 
@@ -98,22 +101,18 @@ def legal(state: State, seat: str) -> list[Action]:
     if seat != state.active:
         return []
     if state.step == "order":
-        return [Action(verb="order", args={"setup": w}) for w in ("first", "second")]
+        return [action("order", {"setup": w}) for w in ("first", "second")]
     if state.step == "end":
-        return [Action(verb="defend", args={"end": e}) for e in end_choices(state)]
+        return [action("defend", {"end": e}) for e in end_choices(state)]
     if state.step == "tower":
-        return [Action(verb="tower", args={"hex": h}) for h in tower_sites(state)]
+        return [action("tower", {"hex": h}) for h in tower_sites(state)]
     if state.step == "gods":
-        return [Action(verb="gods", args={"hex": h}) for h in god_hexes(state, seat)]
+        return [action("gods", {"hex": h}) for h in god_hexes(state, seat)]
     if state.step == "place":
         if not unplaced(state, seat):
-            return [Action(verb="done")]
-        out = [
-            Action(verb="place", args={"hex": h, "aspect": a})
-            for h in place_hexes(state, seat)
-            for a in ASPECTS
-        ]
-        return out + [Action(verb="place_all")]
+            return [action("done")]
+        out = [action("place", {"hex": h, "aspect": a}) for h in place_hexes(state, seat) for a in ASPECTS]
+        return out + [action("place_all")]
     return []
 
 

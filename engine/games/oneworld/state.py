@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
@@ -107,6 +108,7 @@ class State(BaseModel):
     end_reason: str = ""
 
     _legal: dict[str, list[Action]] | None = PrivateAttr(default=None)
+    _keys: dict[str, set[tuple[str, tuple[tuple[str, str], ...]]]] | None = PrivateAttr(default=None)
 
     def child(self, cid: str) -> Child | None:
         """The Child with this id."""
@@ -128,9 +130,20 @@ def fork(state: State, **changes: object) -> State:
     """A copy of ``state`` with some fields replaced; nested values are frozen, so a shallow copy is safe."""
     new = state.model_copy(update=changes)
     new._legal = None
+    new._keys = None
     return new
 
 
 def replace_children(state: State, updates: dict[str, Child]) -> tuple[Child, ...]:
     """The children tuple with some Children replaced by id."""
     return tuple(updates.get(c.id, c) for c in state.children)
+
+
+@cache
+def _cached_action(verb: str, pairs: tuple[tuple[str, str | int], ...]) -> Action:
+    return Action(verb=verb, args=dict(pairs))
+
+
+def action(verb: str, args: dict[str, str | int] | None = None) -> Action:
+    """An ``Action``, built once for each verb and arguments (they are frozen, so shared safely)."""
+    return _cached_action(verb, tuple((args or {}).items()))

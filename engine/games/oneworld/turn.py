@@ -8,7 +8,7 @@ from engine.core.protocol import Action, Event
 from engine.games.oneworld import combat, gods
 from engine.games.oneworld.board import board
 from engine.games.oneworld.movement import Ctx, Route, blade_options, context, edge_reachable, walk_targets
-from engine.games.oneworld.state import Changes, Child, State, fork, other, replace_children
+from engine.games.oneworld.state import Changes, Child, State, action, fork, other, replace_children
 
 TOWER_CHART = {1: "Stone", 2: "Stone", 3: "Blade", 4: "Blade", 5: "Fog", 6: "Fog"}
 """13.3 Towers of Balance Chart."""
@@ -37,9 +37,10 @@ def legal(state: State, seat: str) -> list[Action]:
     if seat != state.active or state.step != "move":
         return []
     ctx = context(state, seat)
-    out = [Action(verb="move", args=args) for c in movable(state, seat) for args, _ in move_options(ctx, c)]
+    # model_construct: these arguments are built here, already valid
+    out = [action("move", args) for c in movable(state, seat) for args, _ in move_options(ctx, c)]
     out += gods.transform_legal(state, seat) + gods.flee_legal(state, seat)
-    return out + [Action(verb="end")]
+    return out + [action("end")]
 
 
 def apply_move(state: State, seat: str, action: Action, dice: Dice) -> tuple[State, list[Event]]:
