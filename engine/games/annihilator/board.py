@@ -161,11 +161,18 @@ class Board:
         other = data.ANNIHILATOR if unit.human else data.MARINES
         enemies = frozenset(h for (h, s), n in self.count.items() if s == other and n > 0)
         allowed = frozenset(only) if only is not None else None
-        key = (unit.hex, unit.human, allowance, allowed, self._tkey, enemies)
+        # 6.0 with 7.3: a human crossing an auto-defend hex may be stopped there, so one
+        # that could not stop in it (three humans already) may not cross it.
+        table = cost_table(self.state, self._tkey)
+        closed = frozenset(h for h in self._full(data.MARINES) if data.hexes_by_number()[h] in table.auto_defend) \
+            if unit.human else frozenset()
+        key = (unit.hex, unit.human, allowance, allowed, self._tkey, enemies, closed)
         raw = _REACH.get(key)
         if raw is None:
             if len(_REACH) > 20_000:
                 _REACH.clear()
+            if closed:
+                allowed = (allowed if allowed is not None else frozenset(data.hexes_by_number())) - closed
             raw = _REACH[key] = self._search(unit, allowance, allowed, enemies)
         return raw
 
