@@ -352,7 +352,7 @@ class Core:
         seed = f"\nDice seed: `{g.row.seed}`; its SHA-256 was published when the game began."
         mentions = list(g.seats.values())
         return [Reply(to="channel", place=g.row.place, game_id=g.id, seq=g.seq, mentions=mentions,
-                      text=f"Game #{g.id} is over. {who}: {reason}.{seed}")]
+                      text=f"Game #{g.id} is over. {who}: {reason.rstrip('.')}.{seed}")]
 
 
 def private(user: str, place: str, text: str) -> Reply:
