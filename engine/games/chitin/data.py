@@ -123,12 +123,14 @@ def crt() -> OddsTable:
     return load_table("chitin-crt")
 
 
+@cache
 def kind_code(kind: str) -> tuple[str, int]:
     """``'GT3'`` -> ``('GT', 3)``; ``'B'`` -> ``('B', 1)``."""
     code = kind.rstrip("0123456789")
     return code, int(kind[len(code):] or 1)
 
 
+@cache
 def kind_points(kind: str) -> int:
     """Combat strength points of a counter kind, as force selection counts them (rule 3.032)."""
     code, units = kind_code(kind)

@@ -41,6 +41,8 @@ def enemy_of(state: State, seat: str) -> str:
 
 def fits(idx: Index, seat: str, members: list[Counter], h: Hex) -> bool:
     """Stacking: at most three units, one warrior type (6.05, 6.051)."""
+    if h not in idx.ground:
+        return True  # a group always comes from one legal stack (or alone from reserve)
     ids = {c.id for c in members}
     st = [c for c in idx.stack(h, seat) if c.id not in ids] + [c for c in members if is_ground(c)]
     if sum(c.units for c in st) > MAX_UNITS:
@@ -48,14 +50,43 @@ def fits(idx: Index, seat: str, members: list[Counter], h: Hex) -> bool:
     return len({c.type for c in st if role(c) == "warrior"}) <= 1
 
 
+_REACH: dict[tuple[object, ...], dict[Hex, int]] = {}
+
+
 def reach(state: State, idx: Index, seat: str, members: list[Counter], start: Hex | None, bonus: int = 0) -> dict[str, int]:
     """Where a group may end its move and what it costs; ``off`` means leaving by its own end (6.0)."""
+    raw = _paths(state, idx, seat, members, start, bonus)
+    off = geo().off[state.ends[seat]]
+    out: dict[str, int] = {}
+    for h, cost in raw.items():
+        if h in off:
+            if start is not None:
+                out["off"] = min(out.get("off", 99), cost)
+        elif fits(idx, seat, members, h):
+            out[T(h)] = cost
+    return out
+
+
+def _paths(state: State, idx: Index, seat: str, members: list[Counter], start: Hex | None, bonus: int) -> dict[Hex, int]:
+    """Cheapest cost to every hex a group can reach, before stacking at the end of the move is checked.
+
+    The search depends only on the enemy's ground units, the group's make-up and, for Workers
+    alone, where friendly combat units stand; a phase re-asks it for every group after every move,
+    so the answers are kept.
+    """
     g = geo()
+    enemy = tuple(sorted((T(h), any(role(c) != "worker" for c in st)) for h, st in idx.ground.items() if st[0].side != seat))
+    escorted = any(is_combat(c) for c in members)
+    friends = () if escorted else tuple(sorted(T(h) for h, st in idx.ground.items() if any(c.side == seat and is_combat(c) for c in st)))
+    disrupted = any(c.disrupted for c in members)
+    allowance = min(c.mp for c in members) + bonus
+    key = (seat, state.ends[seat], enemy, friends, start, tuple(sorted({c.type for c in members})), allowance, disrupted, escorted)
+    hit = _REACH.get(key)
+    if hit is not None:
+        return hit
     zoc = idx.zoc(enemy_of(state, seat))
     off = g.off[state.ends[seat]]
     costs = [g.terrain_cost(code) for code in {c.type for c in members}]
-    disrupted = any(c.disrupted for c in members)
-    escorted = any(is_combat(c) for c in members)
     ground = idx.ground
 
     def step(a: Hex, b: Hex) -> float | None:
@@ -74,7 +105,6 @@ def reach(state: State, idx: Index, seat: str, members: list[Counter], start: He
             return None  # 6.082: a Worker enters an enemy zone only with a combat unit
         return max(cost[b] for cost in costs) + (1 if b in zoc else 0)  # 6.03, 6.031, 6.04
 
-    allowance = min(c.mp for c in members) + bonus
     origin = start if start is not None else min(off)
     found = reachable(
         origin,
@@ -83,14 +113,11 @@ def reach(state: State, idx: Index, seat: str, members: list[Counter], start: He
         stops=lambda h: start is not None and h in off,
         max_steps=1 if disrupted else None,
     )
-    out: dict[str, int] = {}
-    for h, r in found.items():
-        if h in off:
-            if start is not None:
-                out["off"] = min(out.get("off", 99), int(r.cost))
-        elif fits(idx, seat, members, h):
-            out[T(h)] = int(r.cost)
-    return out
+    result = {h: int(r.cost) for h, r in found.items()}
+    if len(_REACH) > 4096:
+        _REACH.clear()
+    _REACH[key] = result
+    return result
 
 
 def movable(state: State, idx: Index, seat: str) -> list[tuple[list[Counter], Hex | None]]:
@@ -128,6 +155,7 @@ def ground_moves(state: State, idx: Index, seat: str) -> list[tuple[str, str, st
     """Every (verb, group, destination) of ground movement, charges included."""
     out: list[tuple[str, str, str]] = []
     profile_cache: dict[tuple[object, ...], dict[str, int]] = {}
+    near_enemy: set[str] | None = None
     for members, start in movable(state, idx, seat):
         gid = group_id(members)
         if start is None:
@@ -140,9 +168,11 @@ def ground_moves(state: State, idx: Index, seat: str) -> list[tuple[str, str, st
             dests = reach(state, idx, seat, members, start)
         out.extend(("move", gid, d) for d in sorted(dests))
         if can_charge(state, members):
-            g = geo()
+            if near_enemy is None:
+                g = geo()
+                near_enemy = {T(n) for h, st in idx.ground.items() if st[0].side != seat for n in g.nbrs[h]}
             for d in sorted(reach(state, idx, seat, members, start, bonus=2)):
-                if d != "off" and next_to_enemy(idx, seat, g.hex_of[d]):
+                if d in near_enemy:
                     out.append(("charge", gid, d))
     return out
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections import OrderedDict
 
 from pydantic import BaseModel
@@ -22,10 +23,29 @@ OPTIONS = {
 }
 
 _CACHE: OrderedDict[tuple[str, str], list[Action]] = OrderedDict()
+_ACTIONS: dict[tuple[str, tuple[tuple[str, str | int], ...]], Action] = {}
 
 
 def _act(verb: str, **args: str | int) -> Action:
-    return Action.model_construct(verb=verb, args=args)
+    key = (verb, tuple(args.items()))
+    a = _ACTIONS.get(key)
+    if a is None:
+        if len(_ACTIONS) > 200_000:
+            _ACTIONS.clear()
+        a = _ACTIONS[key] = Action.model_construct(verb=verb, args=args)
+    return a
+
+
+def clone(state: State) -> State:
+    """A copy of the state to change: counters and chits hold only plain values, so copy them flat."""
+    new = state.model_copy()
+    for name in State.model_fields:
+        value = getattr(state, name)
+        if name in ("counters", "chits"):
+            setattr(new, name, {k: v.model_copy() for k, v in value.items()})
+        elif isinstance(value, (list, dict)):
+            setattr(new, name, copy.deepcopy(value))
+    return new
 
 
 class Chitin(GameRules):
@@ -177,7 +197,7 @@ class Chitin(GameRules):
 
     def _apply(self, state: BaseModel, seat: str, action: Action, dice: Dice) -> tuple[BaseModel, list[Event]]:
         assert isinstance(state, State)
-        new = state.model_copy(deep=True)
+        new = clone(state)
         events: list[Event] = []
         handler = getattr(self, f"_do_{new.step}")
         handler(new, seat, action, dice, events)
