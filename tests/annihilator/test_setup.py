@@ -97,6 +97,8 @@ def test_4_1_default_deployment_can_be_edited_before_ready():
     assert s.unit("R2").hex == data.deployment().units["R2"]
     s, _ = play(s, A, "lift", unit="R2")
     assert not s.unit("R2").hex and not legal(s, A, "ready")
+    with pytest.raises(IllegalAction, match=r"Security Robot R2 is not on the map; /place it \(rule 4.1\)"):
+        play(s, A, "lift", unit="R2")
     s, _ = play(s, A, "place", unit="R2", at=hexes_of("passage")[3])
     s, _ = play(s, A, "ready")
     assert s.step == "land"

@@ -67,6 +67,12 @@ def _place(state: State, seat: str, action: Action) -> None:
     _entry(state, u, _hex(state, action, "at"))
 
 
+def _lift(state: State, seat: str, action: Action) -> None:
+    u = _unit(state, seat, action)
+    if not u.hex:
+        raise Refusal(f"{u.describe()} is not on the map; /place it (rule 4.1)")
+
+
 def _movement(state: State, seat: str, action: Action) -> None:
     u = _unit(state, seat, action)
     to = _hex(state, action, "to")
@@ -160,6 +166,6 @@ def _ready(state: State, seat: str, action: Action) -> None:
 
 
 _CHECKS = {
-    "place": _place, "move": _movement, "advance": _movement, "recover": _recover, "attack": _attack,
+    "place": _place, "lift": _lift, "move": _movement, "advance": _movement, "recover": _recover, "attack": _attack,
     "mind": _mind, "charge": _charge, "cancel": _cancel, "repair": _repair, "done": _done, "ready": _ready,
 }

@@ -21,7 +21,6 @@ from engine.core.protocol import (
 )
 from engine.games.annihilator import data
 from engine.games.annihilator.explain import why_not
-from engine.games.annihilator.flow import PHASE_NAMES
 from engine.games.annihilator.handlers import handle
 from engine.games.annihilator.legal import STEPS, is_legal_fast, legal
 from engine.games.annihilator.state import State, Unit
@@ -127,10 +126,6 @@ class AnnihilatorRules(GameRules):
 
     def state_model(self) -> type[BaseModel]:
         return State
-
-    def phase_name(self, state: State) -> str:
-        """A readable name of the current step."""
-        return PHASE_NAMES.get(state.step, state.step)
 
 
 def _fingerprint(s: State, seat: str) -> tuple[object, ...]:
