@@ -10,7 +10,15 @@ from PIL import Image, ImageDraw
 from engine.core.hexes import Hex, format_ccrr, parse_ccrr
 from engine.core.maps import GameMap, load_map
 from engine.core.protocol import CounterView, View
-from render.counters import BIG_STACK, MAX_SHOWN, counter_width, draw_badge, draw_counter, stack_slots
+from render.counters import (
+    BIG_STACK,
+    CLOSE_UP,
+    MAX_SHOWN,
+    counter_width,
+    draw_badge,
+    draw_counter,
+    stack_slots,
+)
 from render.geometry import Layout
 from render.legend import legend_blocks
 from render.overlays import draw_arrow, draw_marker, marker_slots, outline_highlight, tint_highlight
@@ -135,7 +143,7 @@ def _panel(
     blocks += box_blocks(view, inner)
     if off:
         blocks += [heading("Off the map"), counter_rows(view, off, cw, inner)]
-    big = {format_ccrr(h): cvs for h, cvs in sorted(stacks.items()) if len(cvs) >= BIG_STACK}
+    big = {format_ccrr(h): cvs for h, cvs in sorted(stacks.items()) if len(cvs) >= CLOSE_UP}
     blocks += stack_blocks(view, big, cw, inner)
     blocks += legend_blocks(view, game_map, inner)
     return blocks

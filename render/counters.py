@@ -15,7 +15,9 @@ from render.style import INK, RGB, fit_font, font, luminance, shade, text_on
 FACING: RGB = (255, 214, 10)
 DISRUPTED: RGB = (226, 52, 28)
 BIG_STACK = 5
-"""From this many counters in a hex, the hex shows a compact grid and the panel repeats the stack."""
+"""From this many counters in a hex, the hex shows a compact grid of unlabelled counters."""
+CLOSE_UP = 3
+"""From this many counters in a hex, the panel repeats the stack at full size."""
 MAX_SHOWN = 12
 """At most this many counters are drawn in one hex; the badge counts them all."""
 

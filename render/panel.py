@@ -171,16 +171,29 @@ def caption_block(view: View, width: int) -> Block | None:
     return Block(sum(b.height for b in parts) + 8, draw)
 
 
+STACK_LABEL_W = 48
+
+
 def stack_blocks(view: View, stacks: dict[str, list[CounterView]], cw: int, width: int) -> list[Block]:
-    """Close-ups of big stacks, so every unit in them can be read."""
+    """Close-ups of stacks, each counter at full size beside its hex number, so every unit can be read."""
     out: list[Block] = []
     if not stacks:
         return out
     out.append(heading("Stacks"))
     for hexnum, cvs in stacks.items():
-        out.append(text_lines([f"{hexnum}: {len(cvs)} counters"], width, 14, "bold"))
-        out.append(counter_rows(view, cvs, cw, width))
+        out.append(_stack_row(view, hexnum, cvs, cw, width))
     return out
+
+
+def _stack_row(view: View, hexnum: str, cvs: list[CounterView], cw: int, width: int) -> Block:
+    rows = counter_rows(view, cvs, cw, width - STACK_LABEL_W)
+
+    def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int, w: int) -> None:
+        d.text((x, y + 10), hexnum, font=font(15, "bold"), fill=INK)
+        d.text((x, y + 30), f"\u00d7 {len(cvs)}", font=font(13, "regular"), fill=MUTED)
+        rows.draw(d, img, x + STACK_LABEL_W, y, w - STACK_LABEL_W)
+
+    return Block(max(rows.height, 52), draw)
 
 
 def box_blocks(view: View, width: int) -> list[Block]:
