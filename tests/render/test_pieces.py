@@ -8,6 +8,7 @@ import pytest
 
 from engine.core.hexes import neighbor, parse_ccrr
 from engine.core.protocol import ArrowView, CounterView, HighlightView, MarkerView
+from render.compose import PANEL_W
 from render.counters import BIG_STACK, DISRUPTED, FACING, counter_width, facing_point, stack_slots
 from render.geometry import SQRT3, bounds
 from render.overlays import highlight_inset
@@ -130,11 +131,26 @@ def test_eight_counters_in_a_hex_are_all_drawn_and_badged(plain_map):
     for (dx, dy, w), cv in zip(stack_slots(8, lay.size), cvs):
         colour = SIDE_COLOURS["red" if cv.side == "A" else "blue"]
         assert near(pixel(img, (cx + dx - w / 2 + 2, cy + dy)), colour, 25)
-    # The close-up repeats the stack in the panel, so the image grows no taller but carries it.
-    empty = render(view_of(), plain_map)
-    assert img.size == empty.size
-    panel = img.crop((empty.width - 300, 60, empty.width, empty.height))
-    assert sum(1 for p in pixels(panel) if p == SIDE_COLOURS["blue"]) > 200
+    # The close-up repeats the four blue counters in the panel, each at full size.
+    assert (
+        _panel_count(img, SIDE_COLOURS["blue"])
+        - _panel_count(render(view_of(), plain_map), SIDE_COLOURS["blue"])
+        > 4 * 900
+    )
+
+
+def _panel_count(img, colour) -> int:
+    panel = img.crop((img.width - PANEL_W, 60, img.width, img.height))
+    return sum(1 for p in pixels(panel) if p == colour)
+
+
+def test_stacks_of_three_are_repeated_in_the_panel_and_pairs_are_not(plain_map):
+    blue = SIDE_COLOURS["blue"]
+    base = _panel_count(render(view_of(), plain_map), blue)
+    two = render(view_of(counters=tuple(_counter(side="B", label=f"U{i}") for i in range(2))), plain_map)
+    three = render(view_of(counters=tuple(_counter(side="B", label=f"U{i}") for i in range(3))), plain_map)
+    assert _panel_count(two, blue) == base
+    assert _panel_count(three, blue) - base > 3 * 900
 
 
 @pytest.mark.parametrize("kind", sorted(HIGHLIGHTS))
@@ -224,11 +240,9 @@ def test_pieces_off_the_map_are_not_drawn_on_it(plain_map):
 
 def test_counters_off_the_map_are_listed_in_the_panel(plain_map):
     img = render(view_of(counters=(_counter(hex=""), _counter(hex="", side="B"))), plain_map)
-    lay = board_layout(plain_map)
-    _, _, x1, _ = bounds(lay.size, plain_map.hexes)
-    panel = img.crop((round(x1 + lay.ox + 20), 0, img.width, img.height))
-    assert sum(1 for p in pixels(panel) if p == SIDE_COLOURS["blue"]) > 200
-    assert sum(1 for p in pixels(panel) if p == SIDE_COLOURS["red"]) > 200
+    empty = render(view_of(), plain_map)
+    for colour in (SIDE_COLOURS["blue"], SIDE_COLOURS["red"]):
+        assert _panel_count(img, colour) - _panel_count(empty, colour) > 900
 
 
 def test_neighbouring_hex_stays_clear_of_a_lone_counter(plain_map):
