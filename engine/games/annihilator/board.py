@@ -127,20 +127,19 @@ class Board:
             return True  # 6.0: the human player may break the limit in an impact hex
         return self.count[(hex_no, side)] + extra <= STACK_LIMIT[side]
 
-    def reach(self, unit: Unit, allowance: float, only: Iterable[str] | None = None) -> dict[str, Route]:
-        """Hexes the unit may move to within ``allowance``, with the path there (5.1-5.4, 7.3).
+    def route(self, unit: Unit, allowance: float, to: str, only: Iterable[str] | None = None) -> Route:
+        """The cheapest route to one hex within ``allowance`` (5.1-5.4, 7.3).
 
         ``only`` limits the hexes that may be entered (8.3 advance). Humans take the
         cheapest route that avoids auto-defend hexes before the last one where such a
         route exists, so a player is never led through an automatic attack needlessly.
         """
         nums = data.hex_numbers()
-        raw = self._raw(unit, allowance, only)
-        return {nums[h]: Route(r.cost, tuple(nums[x] for x in r.path)) for h, r in raw.items()
-                if self.room(nums[h], unit.side)}
+        r = self._raw(unit, allowance, only)[data.hexes_by_number()[to]]
+        return Route(r.cost, tuple(nums[x] for x in r.path))
 
     def destinations(self, unit: Unit, allowance: float, only: Iterable[str] | None = None) -> list[str]:
-        """The hex numbers of ``reach``, without building the paths."""
+        """Every hex the unit may move to within ``allowance`` and end in (5.3, 6.0)."""
         nums = data.hex_numbers()
         full = self._full(unit.side)
         return [n for n in (nums[h] for h in self._raw(unit, allowance, only)) if n not in full]

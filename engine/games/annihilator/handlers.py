@@ -103,14 +103,14 @@ def _walk(state: State, u: Unit, path: tuple[str, ...], cost: float, dice: Dice,
 def move(state: State, action: Action, dice: Dice) -> list[Event]:
     """5.1-5.4: move one unit along its cheapest route."""
     u = state.unit(_arg(action, "unit"))
-    route = Board(state).reach(u, u.mp)[_arg(action, "to")]
+    route = Board(state).route(u, u.mp, _arg(action, "to"))
     return _walk(state, u, route.path, route.cost, dice, fire=True)
 
 
 def advance(state: State, action: Action, dice: Dice) -> list[Event]:
     """8.3: advance into hexes the demolition just cleared, at normal costs."""
     u = state.unit(_arg(action, "unit"))
-    route = Board(state).reach(u, u.mp, only=state.fresh)[_arg(action, "to")]
+    route = Board(state).route(u, u.mp, _arg(action, "to"), only=state.fresh)
     return _walk(state, u, route.path, route.cost, dice, fire=False)
 
 
