@@ -133,19 +133,29 @@ def on_map(view: View, game_map: GameMap) -> View:
 
 
 def _panel(
-    view: View, game_map: GameMap, stacks: dict[Hex, list[CounterView]], off: list[CounterView], size: float
+    view: View,
+    game_map: GameMap,
+    stacks: dict[Hex, list[CounterView]],
+    off: list[CounterView],
+    size: float,
+    room: int,
 ) -> list[Block]:
     inner = PANEL_W - 2 * PAD
     cw = max(40, counter_width(size))
-    blocks: list[Block] = []
+    head: list[Block] = []
     if view.sides or view.active:
-        blocks += [heading("Sides"), sides_block(view)]
-    blocks += box_blocks(view, inner)
+        head += [heading("Sides"), sides_block(view)]
+    head += box_blocks(view, inner)
     if off:
-        blocks += [heading("Off the map"), counter_rows(view, off, cw, inner)]
-    big = {format_ccrr(h): cvs for h, cvs in sorted(stacks.items()) if len(cvs) >= CLOSE_UP}
-    blocks += stack_blocks(view, big, cw, inner)
-    blocks += legend_blocks(view, game_map, inner)
+        head += [heading("Off the map"), counter_rows(view, off, cw, inner)]
+    legend = legend_blocks(view, game_map, inner)
+    # Close-ups of every stack of three or more when there is room beside the map; on a crowded
+    # board smaller close-ups, then only the stacks too small to read in their hex.
+    for least, width in ((CLOSE_UP, cw), (CLOSE_UP, 32), (BIG_STACK, 32)):
+        big = {format_ccrr(h): cvs for h, cvs in sorted(stacks.items()) if len(cvs) >= least}
+        blocks = head + stack_blocks(view, big, width, inner) + legend
+        if stack_height(blocks) <= room:
+            break
     return blocks
 
 
@@ -153,7 +163,7 @@ def _compose(view: View, game_map: GameMap, layer: StaticLayer) -> Image.Image:
     mw, mh = layer.image.size
     view = on_map(view, game_map)
     stacks, off = group_counters(view, game_map)
-    blocks = _panel(view, game_map, stacks, off, layer.layout.size)
+    blocks = _panel(view, game_map, stacks, off, layer.layout.size, mh - 2 * PAD)
     width = mw + PANEL_W
     cap = caption_block(view, width - 2 * PAD)
     body_h = max(mh, stack_height(blocks) + 2 * PAD)

@@ -193,7 +193,7 @@ def _stack_row(view: View, hexnum: str, cvs: list[CounterView], cw: int, width: 
         d.text((x, y + 30), f"\u00d7 {len(cvs)}", font=font(13, "regular"), fill=MUTED)
         rows.draw(d, img, x + STACK_LABEL_W, y, w - STACK_LABEL_W)
 
-    return Block(max(rows.height, 52), draw)
+    return Block(max(rows.height, 46), draw)
 
 
 def box_blocks(view: View, width: int) -> list[Block]:

@@ -12,6 +12,7 @@ from render.compose import PANEL_W
 from render.counters import BIG_STACK, DISRUPTED, FACING, counter_width, facing_point, stack_slots
 from render.geometry import SQRT3, bounds
 from render.overlays import highlight_inset
+from render.panel import TITLE_H
 from render.style import ARROWS, HIGHLIGHTS, SIDE_COLOURS, parse_colour, shade
 from tests.render.conftest import board_layout, near, pixel, pixels, render, view_of
 
@@ -271,3 +272,15 @@ def test_a_kind_with_a_known_prefix_is_drawn_in_that_style(plain_map):
     x, y = lay.centre(parse_ccrr(HEX))
     box = (round(x - 20), round(y - 20), round(x + 20), round(y + 25))
     assert carried.crop(box).tobytes() == chit.crop(box).tobytes()
+
+
+def test_a_crowded_board_keeps_its_panel_beside_the_map(chitin_map):
+    from engine.core.hexes import format_ccrr
+    from render.terrain import static_layer
+
+    hexes = sorted(chitin_map.hexes)[::9][:30]
+    cvs = tuple(
+        _counter(hex=format_ccrr(h), side="AB"[k % 2], label=f"U{k}") for h in hexes for k in range(3)
+    )
+    img = render(view_of(map="test-chitin", counters=cvs), chitin_map)
+    assert img.height == static_layer(chitin_map).image.height + TITLE_H
