@@ -171,7 +171,7 @@ def caption_block(view: View, width: int) -> Block | None:
     return Block(sum(b.height for b in parts) + 8, draw)
 
 
-STACK_LABEL_W = 48
+STACK_LABEL_W = 56
 
 
 def stack_blocks(view: View, stacks: dict[str, list[CounterView]], cw: int, width: int) -> list[Block]:

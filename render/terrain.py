@@ -156,7 +156,7 @@ def _megahexes(draw, game_map: GameMap, lay: Layout, hexes: list[Hex]) -> None:
 
 
 def _numbers(draw, lay: Layout, hexes: list[Hex], fills: dict[Hex, RGB]) -> None:
-    f = font(round(lay.size * 0.3), "condensed")
+    f = font(max(10, round(lay.size * 0.3)), "condensed")
     top = lay.half_height - 2
     for hx in hexes:
         cx, cy = lay.centre(hx)
