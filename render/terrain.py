@@ -155,8 +155,13 @@ def _megahexes(draw, game_map: GameMap, lay: Layout, hexes: list[Hex]) -> None:
                     )
 
 
+def number_font(size: float):
+    """The font of hex numbers: a third of the hex size, never under 10 px."""
+    return font(max(10, round(size * 0.3)), "condensed")
+
+
 def _numbers(draw, lay: Layout, hexes: list[Hex], fills: dict[Hex, RGB]) -> None:
-    f = font(max(10, round(lay.size * 0.3)), "condensed")
+    f = number_font(lay.size)
     top = lay.half_height - 2
     for hx in hexes:
         cx, cy = lay.centre(hx)

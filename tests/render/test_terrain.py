@@ -262,9 +262,7 @@ def test_boards_drawn_in_threads_share_one_layer_build(oneworld_map):
 
 
 def test_hex_numbers_fit_the_top_edge_at_every_size_and_stay_legible():
-    from render.style import font
-
     for size in (30, 33, 36):
-        f = font(max(10, round(size * 0.3)), "condensed")
+        f = terrain.number_font(size)
         assert f.size >= 10
         assert f.getlength("2525") < size
