@@ -1,4 +1,4 @@
-"""Fixtures: the test maps, built once, and helpers to find pixels on a rendered board."""
+"""Fixtures: the test maps, built once, and functions to find pixels on a rendered board."""
 
 from __future__ import annotations
 
