@@ -113,6 +113,11 @@ def fit_font(
     text: str, max_width: float, size: int, weight: str = "bold", floor: int = 7
 ) -> ImageFont.FreeTypeFont:
     """The largest bundled font no bigger than ``size`` in which ``text`` fits ``max_width``."""
+    return _fit_font(text, int(max_width), int(size), weight, floor)
+
+
+@lru_cache(maxsize=4096)
+def _fit_font(text: str, max_width: int, size: int, weight: str, floor: int) -> ImageFont.FreeTypeFont:
     s = size
     while s > floor:
         f = font(s, weight)
