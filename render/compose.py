@@ -37,7 +37,7 @@ from render.panel import (
     stack_height,
     title_bar,
 )
-from render.style import BACKGROUND, printable, side_colour
+from render.style import BACKGROUND, RULE, printable, side_colour
 from render.terrain import StaticLayer, static_layer
 
 PANEL_W = 320
@@ -178,7 +178,7 @@ def _compose(view: View, game_map: GameMap, layer: StaticLayer) -> Image.Image:
     draw_blocks(d, img, blocks, mw + PAD, TITLE_H + PAD, PANEL_W - 2 * PAD)
     if cap:
         y = TITLE_H + body_h
-        d.line([(0, y), (width, y)], fill=(198, 190, 172), width=2)
+        d.line([(0, y), (width, y)], fill=RULE, width=2)
         cap.draw(d, img, PAD, y + PAD, width - 2 * PAD)
     return img
 

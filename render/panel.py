@@ -17,7 +17,6 @@ from render.style import INK, MUTED, PANEL_BG, RGB, RULE, TITLE_BG, TITLE_FG, fo
 
 TITLE_H = 56
 PAD = 14
-LINE = 19
 
 DrawFn = Callable[[ImageDraw.ImageDraw, Image.Image, int, int, int], None]
 
