@@ -29,7 +29,9 @@ def test_8_4_view_boxes_hold_the_dead_under_each_tower_and_the_lost():
 
 
 def test_4_2_view_highlights_this_turns_moves_combats_and_losses():
-    s = position("B1 Stone 0606", "C1 Fog 0605", "B2 Blade 0406", gods={"BORG": "1302", "CHEZ": "1320"}, rest="lost")
+    s = position(
+        "B1 Stone 0606", "C1 Fog 0605", "B2 Blade 0406", gods={"BORG": "1302", "CHEZ": "1320"}, rest="lost"
+    )
     s, _ = act(s, "BORG", "move", child="B1", to="0605")
     s, _ = act(s, "BORG", "move", child="B2", dir="SE", dice=[1])
     v = RULES.view(s, None)
@@ -67,8 +69,22 @@ def test_11_2_caption_names_the_winner():
 def test_4_2_every_verb_has_help_and_a_rule_and_every_prompt_verb_is_listed():
     verbs = {v.verb: v for v in RULES.verbs()}
     assert all(v.help and v.rule for v in SPECS)
-    prompted = {"order", "defend", "tower", "gods", "place", "place_all", "done", "move", "transform", "flee",
-                "end", "fight", "aspects", "aspect"}
+    prompted = {
+        "order",
+        "defend",
+        "tower",
+        "gods",
+        "place",
+        "place_all",
+        "done",
+        "move",
+        "transform",
+        "flee",
+        "end",
+        "fight",
+        "aspects",
+        "aspect",
+    }
     assert prompted == set(verbs)
     assert verbs["aspects"].secret and verbs["aspect"].secret and not verbs["move"].secret
     assert {a.name for a in verbs["move"].args} == {"child", "to", "dir", "confirm", "steps"}
@@ -77,5 +93,12 @@ def test_4_2_every_verb_has_help_and_a_rule_and_every_prompt_verb_is_listed():
 def test_6_1_autocomplete_offers_only_legal_values():
     s = position("B1 Stone 0606", "B2 Blade 0607", gods=GODS)
     assert set(RULES.choices(s, "BORG", "move", "child", {})) == {"B1", "B2"}
-    assert set(RULES.choices(s, "BORG", "move", "to", {"child": "B1"})) == {"0605", "0706", "0707", "0607", "0507", "0506"}
+    assert set(RULES.choices(s, "BORG", "move", "to", {"child": "B1"})) == {
+        "0605",
+        "0706",
+        "0707",
+        "0607",
+        "0507",
+        "0506",
+    }
     assert "NE" in RULES.choices(s, "BORG", "move", "dir", {"child": "B2"})

@@ -223,6 +223,27 @@ def _search(ctx: Ctx, child: Child, start: Hex, limit: int, mode: bool | None) -
     return best
 
 
+def walk_reach(ctx: Ctx, child: Child, start: Hex) -> set[Hex]:
+    """The hexes of ``walk_targets`` without their routes: a quicker search for listing legal moves."""
+    out: set[Hex] = set()
+    modes: list[bool | None] = [None]
+    if ctx.pylon_rule and start in ctx.b.pylons:
+        modes = [False, True]
+    blocked = ctx.blocked
+    for mode in modes:
+        steps = static_steps(child.aspect, mode, ctx.wrap, ctx.pylon_rule)
+        frontier = {start}
+        for _ in range(_allowance(ctx, child, mode)):
+            nxt: set[Hex] = set()
+            for here in frontier:
+                if here != start and halts(ctx, here):
+                    continue
+                nxt.update(n for n, _ in steps[here] if n != start and n not in blocked)
+            out |= nxt
+            frontier = nxt
+    return {h for h in out if end_problem(ctx, child, h) is None}
+
+
 def edge_reachable(ctx: Ctx, child: Child, start: Hex) -> bool:
     """12.0 Chaos Gambit I: whether a Stone or Fog can step off the grid this turn."""
     limit = _allowance(ctx, child, None)

@@ -48,6 +48,17 @@ class OneWorld(GameRules):
             cache[seat] = _legal(s, seat)
         return cache[seat]
 
+    def is_legal(self, state: BaseModel, seat: str, action: Action) -> bool:
+        """Membership in the legal actions, by a key set cached with them."""
+        s = cast(State, state)
+        keys = s._keys
+        if keys is None:
+            keys = {}
+            s._keys = keys
+        if seat not in keys:
+            keys[seat] = {a.key() for a in self.legal_actions(s, seat)}
+        return action.key() in keys[seat]
+
     def _apply(
         self, state: BaseModel, seat: str, action: Action, dice: Dice
     ) -> tuple[BaseModel, list[Event]]:

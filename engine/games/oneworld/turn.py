@@ -7,7 +7,15 @@ from engine.core.hexes import DIRECTION_NAMES, Hex
 from engine.core.protocol import Action, Event
 from engine.games.oneworld import combat, gods
 from engine.games.oneworld.board import board
-from engine.games.oneworld.movement import Ctx, Route, blade_options, context, edge_reachable, walk_targets
+from engine.games.oneworld.movement import (
+    Ctx,
+    Route,
+    blade_options,
+    context,
+    edge_reachable,
+    walk_reach,
+    walk_targets,
+)
 from engine.games.oneworld.state import Changes, Child, State, action, fork, other, replace_children
 
 TOWER_CHART = {1: "Stone", 2: "Stone", 3: "Blade", 4: "Blade", 5: "Fog", 6: "Fog"}
@@ -27,6 +35,20 @@ def move_options(ctx: Ctx, child: Child) -> list[tuple[dict[str, str | int], Rou
     return [({"child": child.id, **args}, r) for args, r in out]
 
 
+def move_args(ctx: Ctx, child: Child) -> list[dict[str, str | int]]:
+    """The arguments of every legal move of one Child (``move_options`` without the routes, found faster)."""
+    start = ctx.b.parse(child.hex)
+    assert start is not None
+    if child.aspect == "Blade":
+        return [{"child": child.id, **args} for args, _ in blade_options(ctx, child, start)]
+    out: list[dict[str, str | int]] = [
+        {"child": child.id, "to": n} for n in sorted(ctx.b.name(h) for h in walk_reach(ctx, child, start))
+    ]
+    if ctx.state.options.chaos_gambit_1 and edge_reachable(ctx, child, start):
+        out.append({"child": child.id, "to": "chaos"})
+    return out
+
+
 def movable(state: State, seat: str) -> list[Child]:
     """Children of ``seat`` that may still move this turn."""
     return [c for c in state.on_map(seat) if c.id not in state.moved]
@@ -38,7 +60,7 @@ def legal(state: State, seat: str) -> list[Action]:
         return []
     ctx = context(state, seat)
     # model_construct: these arguments are built here, already valid
-    out = [action("move", args) for c in movable(state, seat) for args, _ in move_options(ctx, c)]
+    out = [action("move", args) for c in movable(state, seat) for args in move_args(ctx, c)]
     out += gods.transform_legal(state, seat) + gods.flee_legal(state, seat)
     return out + [action("end")]
 
