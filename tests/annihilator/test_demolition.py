@@ -175,3 +175,12 @@ def test_8_5_recovery_odd_roll_loses_the_charges():
     s, _ = _recovery_position(3)
     assert s.unit("A1").kind == "assault" and s.unit("A1").charges == 1 and not s.caches
     assert not legal(s, M, "recover")
+
+
+def test_8_2_x_reduces_armor_and_impassable_hexes_to_clear():
+    at, f, (h1, h2, h3, h4) = find_line(("impassable", "obstructed", "passage"))
+    s = position(step="h_combat", turn=2, units={"D1": hexes_of("passage")[0]},
+                 charges=[Charge(unit="D1", pattern="A", at=at, facing=f, turn=1)])
+    s, ev = play(s, M, "done", [2, 1, 1])  # hex 2 at 4-1, die 2: X
+    assert s.markers[h2] == "clear" and h3 not in s.markers
+    assert f"{h2} (4-1, die 2): X, now clear" in next(e.text for e in ev if e.kind == "blast")
