@@ -257,8 +257,10 @@ class ClockKeeper:
             return "Clock: stopped while the game is paused."
         if st.expired:
             return "Clock: ran out."
-        left = st.deadline - self.now()
-        return f"Clock: {span(max(left, timedelta(0)))} left (deadline {st.deadline:%Y-%m-%d %H:%M} UTC)."
+        # Discord renders <t:...> in each reader's time zone and keeps the relative part current,
+        # so the line changes only when the deadline does.
+        stamp = int(st.deadline.timestamp())
+        return f"Clock: the decision is due <t:{stamp}:R> (<t:{stamp}:f>)."
 
 
 def _key(gid: int) -> str:

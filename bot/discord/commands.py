@@ -40,6 +40,8 @@ def build_game() -> app_commands.Group:
                   scenario: str | None = None, seat: str | None = None, clock: str | None = None,
                   on_timeout: Literal["nothing", "default", "forfeit"] | None = None,
                   options: str | None = None, seed: str | None = None) -> None:
+        if await refuse_outside_servers(interaction):
+            return
         args = args_of(game=game, opponent=opponent, scenario=scenario, seat=seat, clock=clock,
                        on_timeout=on_timeout, seed=seed)
         await hive_of(interaction).run(interaction, "game new", extra_options(options) | args)
@@ -83,6 +85,8 @@ def build_resolve() -> app_commands.Group:
                                options="options as name:value words")
         async def cb(interaction: discord.Interaction, opponent: discord.User, scenario: str | None = None,
                      options: str | None = None) -> None:
+            if await refuse_outside_servers(interaction):
+                return
             args = extra_options(options) | args_of(opponent=opponent, scenario=scenario)
             await hive_of(interaction).run(interaction, f"resolve {name}", args)
 
@@ -103,10 +107,17 @@ def build_mod() -> app_commands.Group:
         async def cb(interaction: discord.Interaction, game: str | None = None, reason: str | None = None) -> None:
             await hive_of(interaction).run(interaction, f"mod {name}", args_of(game=game, reason=reason))
 
+    def lookup(name: str, description: str) -> None:
+        @mod.command(name=name, description=description)
+        @app_commands.describe(game=GAME_ID)
+        @app_commands.autocomplete(game=ac.game_ids)
+        async def cb(interaction: discord.Interaction, game: str | None = None) -> None:
+            await hive_of(interaction).run(interaction, f"mod {name}", args_of(game=game))
+
     plain("pause", "Stop a game: no orders, clock stopped")
     plain("resume", "Let a paused game go on")
-    plain("branches", "The game's branches (kept by rollbacks)")
-    plain("log", "The game's moderation log")
+    lookup("branches", "The game's branches (kept by rollbacks)")
+    lookup("log", "The game's moderation log")
 
     @mod.command(name="rollback", description="Move a game back to just after an action (nothing is deleted)")
     @app_commands.describe(to="the action number to go back to (0: the start)", game=GAME_ID, reason="why")
@@ -143,6 +154,16 @@ def build_mod() -> app_commands.Group:
         await set_moderator_role(interaction, role)
 
     return mod
+
+
+async def refuse_outside_servers(interaction: discord.Interaction) -> bool:
+    """Games are played in a server's threads: say so privately when asked in a direct message."""
+    if interaction.guild_id is not None:
+        return False
+    await hive_of(interaction).delivery.respond(
+        interaction, content="Sorry, games start in a server channel (each game gets its own thread there), "
+        "not in direct messages.")
+    return True
 
 
 async def set_moderator_role(interaction: discord.Interaction, role: discord.Role) -> None:

@@ -59,7 +59,6 @@ class Delivery:
         self.core = core
         self.render = render
         self.keeper = keeper
-        self._status_text: dict[int, str] = {}
         self._status_lock: dict[int, asyncio.Lock] = {}
 
     async def deliver(self, replies: list[Reply], interaction: discord.Interaction | None = None) -> None:
@@ -182,7 +181,7 @@ class Delivery:
         if rec and create_only:
             return
         text = await self.status_text(gid)
-        if text is None or (rec and self._status_text.get(gid) == text):
+        if text is None or (rec and rec.get("text") == text):
             return
         if not rec:
             place = await self._place_of(gid)
@@ -190,12 +189,12 @@ class Delivery:
                 return
             msg = await self.client.get_partial_messageable(int(place)).send(
                 content=text, allowed_mentions=discord.AllowedMentions.none())
-            async with self.core.store.transaction():
-                await self.core.store.set_place_settings(key, {"channel": place, "message": str(msg.id)})
+            rec = {"channel": place, "message": str(msg.id)}
         else:
             channel = self.client.get_partial_messageable(int(rec["channel"]))
             await channel.get_partial_message(int(rec["message"])).edit(content=text)
-        self._status_text[gid] = text
+        async with self.core.store.transaction():
+            await self.core.store.set_place_settings(key, rec | {"text": text})
 
     async def _place_of(self, gid: int) -> str | None:
         g = self.core.live.get(gid)

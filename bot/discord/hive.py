@@ -90,6 +90,7 @@ class Hive:
         """One pass of the clocks: reminders, expiries, and status messages kept current."""
         if self.keeper is None:
             return
+        self.limiter.forget_idle()
         out = await self.keeper.tick()
         await self.delivery.deliver(out)
         for gid in list(self.core.live):

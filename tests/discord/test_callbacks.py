@@ -76,7 +76,7 @@ CASES = [
      ("resolve assault", {"opponent": "5", "scenario": "open"})),
     ("mod pause", {"reason": "dispute"}, ("mod pause", {"reason": "dispute"})),
     ("mod resume", {"game": "2"}, ("mod resume", {"game": "2"})),
-    ("mod branches", {}, ("mod branches", {})),
+    ("mod branches", {"game": "2"}, ("mod branches", {"game": "2"})),
     ("mod log", {}, ("mod log", {})),
     ("mod rollback", {"to": 4, "reason": "misclick"}, ("mod rollback", {"to": "4", "reason": "misclick"})),
     ("mod restore", {"branch": 1}, ("mod restore", {"branch": "1"})),
@@ -130,3 +130,15 @@ async def test_mod_config_needs_manage_server(tree, core):
     i = mock_interaction(hive, manage_guild=True)
     await command(tree, "mod config").callback(i, role=role(77))
     assert await core.store.place_settings("guild:1000") == {"moderator_role": "77"}
+
+
+async def test_games_are_not_started_in_direct_messages(tree):
+    from bot.discord.delivery import Delivery
+
+    hive = RecordingHive()
+    hive.delivery = Delivery(MagicMock(spec=discord.Client), None)
+    i = mock_interaction(hive, guild=False)
+    await command(tree, "game new").callback(i, game="toy", opponent=user(102))
+    await command(tree, "resolve dice").callback(i, opponent=user(102))
+    assert hive.calls == []
+    assert "server channel" in i.response.send_message.call_args.kwargs["content"]

@@ -13,6 +13,7 @@ PNG = b"\x89PNG\r\n\x1a\n"
 async def test_a_whole_toy_game(fake, bot, core):
     fake.closed_dms.add(str(BOB))
     t = Table(fake, bot.client)
+    assert {"game", "mod", "resolve", "guess", "take"} <= {c["name"] for c in fake.commands[str(P.GUILD_ID)]}
     sent = await t.slash("alice", P.CHANNEL_ID, "game", {"game": "toy", "opponent": ("user", BOB),
                                                          "options": "pile:5"}, sub="new")
     invite = next(s for s in sent if "challenges you" in s.content)
