@@ -102,3 +102,12 @@ def test_6_1_autocomplete_offers_only_legal_values():
         "0506",
     }
     assert "NE" in RULES.choices(s, "BORG", "move", "dir", {"child": "B2"})
+
+
+def test_6_3_an_order_that_differs_only_in_capitals_is_shown_as_written():
+    from tests.oneworld.positions import refusal
+
+    s = position("B1 Blade 0607", "B2 Stone 0606", gods=GODS)
+    assert refusal(s, "BORG", "move", child="b1", dir="ne").startswith("Write it as /move child:B1 dir:NE")
+    msg = refusal(s, "BORG", "move", child="B2", to="0605 ")
+    assert "Write it as /move child:B2 to:0605" in msg

@@ -21,8 +21,22 @@ def why(state: State, seat: str, action: Action) -> str:
     handler = _HANDLERS.get(action.verb)
     if handler is None:
         return f"OneWorld has no command /{action.verb}; see the list of commands"
+    spelled = _respelled(state, seat, action)
+    if spelled:
+        return f"Write it as {spelled.text()} (names are written as the list offers them)"
     text = handler(state, seat, action)
     return text or f"{action.text()} is not a legal order now; it is {state.active}'s {state.step} step"
+
+
+def _respelled(state: State, seat: str, action: Action) -> Action | None:
+    """The legal order that ``action`` differs from only in capitals (dir:ne for dir:NE, stone for Stone)."""
+    from engine.games.oneworld.rules import legal_for  # rules imports this module
+
+    want = {k: str(v).strip().lower() for k, v in action.args.items()}
+    for legal in legal_for(state, seat):
+        if legal.verb == action.verb and {k: str(v).lower() for k, v in legal.args.items()} == want:
+            return legal
+    return None
 
 
 def _arg(action: Action, name: str) -> str:

@@ -39,14 +39,7 @@ class OneWorld(GameRules):
 
     def legal_actions(self, state: BaseModel, seat: str) -> list[Action]:
         """Every legal action of ``seat`` now (cached on the state, which never changes)."""
-        s = cast(State, state)
-        cache = s._legal
-        if cache is None:
-            cache = {}
-            s._legal = cache
-        if seat not in cache:
-            cache[seat] = _legal(s, seat)
-        return cache[seat]
+        return legal_for(cast(State, state), seat)
 
     def is_legal(self, state: BaseModel, seat: str, action: Action) -> bool:
         """Membership in the legal actions, by a key set cached with them."""
@@ -84,6 +77,17 @@ class OneWorld(GameRules):
     def verbs(self) -> list[VerbSpec]:
         """Every OneWorld command, with help text and the rule it applies."""
         return verbs.SPECS
+
+
+def legal_for(s: State, seat: str) -> list[Action]:
+    """The legal actions of ``seat``, through the cache on the state."""
+    cache = s._legal
+    if cache is None:
+        cache = {}
+        s._legal = cache
+    if seat not in cache:
+        cache[seat] = _legal(s, seat)
+    return cache[seat]
 
 
 def _prompts(s: State) -> list[Prompt]:

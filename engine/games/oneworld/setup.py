@@ -202,11 +202,11 @@ def _place_all(state: State, seat: str, action: Action) -> tuple[State, list[Eve
     return new, [Event(kind="setup", text=text, hexes=tuple(sorted(set(placed))))]
 
 
-def _formation_key(b: Board, god: Hex, target: Hex, name: str) -> tuple[int, int, str]:
+def _formation_key(b: Board, god: Hex, target: Hex, name: str) -> tuple[bool, int, int, str]:
     h = b.parse(name)
     assert h is not None
-    # two hexes out from the god, a screen facing the enemy, one Child a hex where it can
-    return (abs(distance(h, god) - 2), distance(h, target), name)
+    # a screen within three hexes of the god, on the side facing the enemy, one Child a hex where it can
+    return (distance(h, god) > 3, distance(h, target), distance(h, god), name)
 
 
 def _done(state: State, seat: str, action: Action) -> tuple[State, list[Event]]:
