@@ -185,12 +185,12 @@ def attack_choices(state: State, idx: Index, seat: str) -> list[Pair]:
     for c in sorted(state.counters.values(), key=lambda c: c.id):
         if c.side != seat or c.where != "map" or role(c) != "air":
             continue
-        mine = [p.on for p in state.plan if p.by == c.id]
+        if any(p.by == c.id for p in state.plan):
+            continue  # an air unit makes one attack: on one stack (with 8.015's neighbours) or on the air units
         mega = g.mega[g.hex_of[c.hex]]
-        if "air" not in mine:
-            for h in sorted(x for x in idx.ground if g.mega[x] == mega and idx.side_at(x) != seat):
-                out.append(Pair(by=c.id, on=T(h)))
-        if not [m for m in mine if m != "air"] and any(e.side != seat for e in idx.air.get(mega, [])):
+        for h in sorted(x for x in idx.ground if g.mega[x] == mega and idx.side_at(x) != seat):
+            out.append(Pair(by=c.id, on=T(h)))
+        if any(e.side != seat for e in idx.air.get(mega, [])):
             out.append(Pair(by=c.id, on="air"))
     return [p for p in out if (p.by, p.on) not in have]
 

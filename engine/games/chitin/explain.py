@@ -147,7 +147,7 @@ def _attack(state: State, seat: str, args: dict[str, str]) -> str:
         c = state.counters[by]
         if on == "air":
             return f"There are no enemy air units in the megahex of {describe(c)}, or it already attacks the ground (rule 8.014)"
-        return f"{describe(c)} may attack ground units only in its own megahex, and not while it attacks air units (rules 8.011, 8.015)"
+        return f"{describe(c)} makes one attack, on a stack in its own megahex or on the air units there (rules 8.011, 8.015)"
     if by not in g.hex_of or not idx.stack(g.hex_of[by], seat):
         return f"You have no stack in {by}; attackers are named by their hex, air units by id"
     if on == "air":

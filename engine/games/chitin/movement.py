@@ -239,8 +239,11 @@ def do_move(state: State, seat: str, gid: str, to: str, charge: bool, events: li
         for c in members:
             leave_map(state, seat, c, events)
         return
+    join = [c for c in idx.stack(geo().hex_of[to], seat) if c not in members]
     for c in members:
         c.where, c.hex, c.moved, c.charging = "map", to, True, charge
+        if join:
+            c.facing = join[0].facing  # 6.06: one facing per hex until the stack is faced
         c.mp = max(c.mp + (2 if charge else 0) - cost, 0)
         if role(c) == "worker" and not c.chit:
             pick_up(state, c, events)

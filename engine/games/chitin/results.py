@@ -131,8 +131,11 @@ def do_retreat(state: State, task: Task, to: str, events: list[Event]) -> None:
     """Move a retreating stack one hex (or megahex)."""
     units = alive(state, task.units)
     src = units[0].hex
+    join = [c for c in state.counters.values() if c.where == "map" and c.hex == to and c.side == units[0].side and is_ground(c)]
     for c in units:
         c.hex = to
+        if join:
+            c.facing = join[0].facing  # 6.06: a stack retreating onto friends takes their facing
     events.append(Event(kind="retreat", text=f"{', '.join(describe(c) for c in units)} retreat from {src} to {to} (rule {task.rule})", hexes=(src, to)))
 
 
