@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 
 from engine.core.hexes import Hex, format_ccrr, parse_ccrr
 from engine.core.maps import GameMap, load_map
-from engine.core.protocol import CounterView, View
+from engine.core.protocol import ArrowView, CounterView, View
 from render.counters import (
     BIG_STACK,
     CLOSE_UP,
@@ -40,6 +40,8 @@ from render.panel import (
 from render.style import BACKGROUND, RULE, printable, side_colour
 from render.terrain import StaticLayer, static_layer
 
+UNDER_COUNTERS = frozenset({"move"})
+"""Arrow kinds drawn beneath the counters."""
 PANEL_W = 320
 CARD_W = 720
 COMPRESS_LEVEL = 6
@@ -203,9 +205,17 @@ def draw_pieces(
         cx, cy = lay.centre(h)
         for mv, (dx, dy, r) in zip(mvs, marker_slots(len(mvs), lay.size, h in stacks)):
             draw_marker(d, cx + dx, cy + dy, r, mv)
+    # Move trails go under the counters so they never hide a unit; attacks go on top.
+    under = [av for av in view.arrows if av.kind in UNDER_COUNTERS]
+    over = [av for av in view.arrows if av.kind not in UNDER_COUNTERS]
+    _arrows(d, lay, game_map, under)
     for h, cvs in sorted(stacks.items()):
         draw_stack(d, lay, h, cvs, view.sides)
-    for av in view.arrows:
+    _arrows(d, lay, game_map, over)
+
+
+def _arrows(d: ImageDraw.ImageDraw, lay: Layout, game_map: GameMap, arrows: list[ArrowView]) -> None:
+    for av in arrows:
         a, b = _parse(av.src, game_map), _parse(av.dst, game_map)
         if a is not None and b is not None:
             draw_arrow(d, lay, a, b, av)

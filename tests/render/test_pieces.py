@@ -284,3 +284,15 @@ def test_a_crowded_board_keeps_its_panel_beside_the_map(chitin_map):
     )
     img = render(view_of(map="test-chitin", counters=cvs), chitin_map)
     assert img.height == static_layer(chitin_map).image.height + TITLE_H
+
+
+def test_move_arrows_pass_under_counters_and_attack_arrows_over_them(plain_map):
+    lay = board_layout(plain_map)
+    x, y, w = _lone_counter_box(plain_map)
+    on_counter = (x, y + w * 0.4)
+    for kind, over in (("move", False), ("attack", True)):
+        arrow = ArrowView(src="0503", dst="0507", kind=kind)
+        img = render(view_of(counters=(_counter(side="C"),), arrows=(arrow,), sides={"C": "green"}), plain_map)
+        assert near(pixel(img, on_counter), ARROWS[kind], 10) is over, kind
+        assert (pixel(img, on_counter) == SIDE_COLOURS["green"]) is not over, kind
+    assert lay.centre(parse_ccrr("0503"))[0] == pytest.approx(x)
