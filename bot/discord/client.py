@@ -12,7 +12,7 @@ from discord import app_commands
 from bot.clocks import ClockKeeper
 from bot.core import Core
 from bot.discord.buttons import ChoiceButton, PanelButton
-from bot.discord.commands import build_game, build_mod, build_resolve
+from bot.discord.commands import build_game, build_help, build_mod, build_resolve
 from bot.discord.errors import on_app_command_error
 from bot.discord.hive import Hive, hive_of
 from bot.discord.orders import build_orders
@@ -40,7 +40,7 @@ def intents() -> discord.Intents:
 
 def install_commands(tree: app_commands.CommandTree) -> None:
     """Add every hexhive command to a tree."""
-    for group in (build_game(), build_resolve(), build_mod()):
+    for group in (build_game(), build_resolve(), build_mod(), build_help()):
         tree.add_command(group)
     for cmd in build_orders():
         tree.add_command(cmd)

@@ -75,6 +75,16 @@ def build_game() -> app_commands.Group:
     return game
 
 
+def build_help() -> app_commands.Command:
+    """/help: the commands, or what the game here waits for."""
+
+    @app_commands.command(name="help", description="How to play here: the commands, or what this game waits for")
+    async def help_(interaction: discord.Interaction) -> None:
+        await hive_of(interaction).run(interaction, "help", {})
+
+    return help_
+
+
 def build_resolve() -> app_commands.Group:
     """The /resolve group: stand-alone combats between two members."""
     resolve = app_commands.Group(name="resolve", description="Stand-alone combat resolution between two members")

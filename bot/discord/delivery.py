@@ -68,6 +68,7 @@ class Delivery:
             await self.status(gid, create_only=True)
         done: list[Reply] = []
         answered = False
+        refused = False
         for r in replies:
             try:
                 if r.to == "private" and interaction is not None:
@@ -80,8 +81,13 @@ class Delivery:
                 log.warning("could not deliver a %s reply (HTTP %s, code %s)", r.to, exc.status, exc.code)
                 if exc.status in (403, 404):
                     done.append(r)  # refused for good: retrying at start-up would not help
+                    refused = refused or r.to == "channel"
         await self.core.posted(done)
-        if interaction is not None and not answered:
+        if interaction is not None and refused:
+            await self.respond(interaction, content=(
+                "Sorry, Discord would not let me post in the game's thread; a server manager should check my "
+                "permissions there (docs/discord-setup.md)."))
+        elif interaction is not None and not answered:
             await self.respond(interaction, content="Done.")
         for gid in games:
             await self.status(gid)

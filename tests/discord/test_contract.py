@@ -85,3 +85,16 @@ async def test_the_tree_stops_a_member_going_too_fast(core):
         assert len(await core.store.games()) == 1
     finally:
         c.close()
+
+
+async def test_what_a_member_typed_never_pings(contract, core):
+    await contract.dispatch(new_game())
+    gid = next(iter(core.live))
+    thread = P.thread(int(core.live[gid].row.place), P.CHANNEL_ID, "t")
+    await core.handle_line("102", thread["id"], "/game accept")
+    mo = P.member(104, "mo", P.MEMBER_PERMS | P.MANAGE_GUILD)
+    before = len(contract.recorder.posts())
+    await contract.dispatch(P.slash(mo, thread, "mod", {"reason": "@everyone @here <@&7000> <@103>"}, sub="pause"))
+    [post] = [c for c in contract.recorder.posts()[before:] if "Moderation" in c.payload["content"]]
+    assert "@everyone" in post.payload["content"]
+    assert post.payload["allowed_mentions"] == {"parse": [], "users": []}

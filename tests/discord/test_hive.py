@@ -217,3 +217,12 @@ async def test_delivery_marks_only_what_it_posted(hive):
         [r] = await hive.core.queue(1, [r])
     await hive.delivery.deliver([r])
     assert [oid for oid, _, _ in await hive.core.store.unposted()] == [r.outbox_id]
+
+
+async def test_a_thread_the_bot_may_not_post_in_is_explained_to_the_member(hive):
+    thread = hive.client.get_partial_messageable(THREAD)
+    thread.send.side_effect = discord.Forbidden(MagicMock(status=403, reason="x"), {"code": 50013, "message": "no"})
+    i = mock_interaction(hive)
+    await hive.run(i, "game new", {"game": "toy", "opponent": "102"})
+    assert "permissions" in said(i)[-1]
+    assert not await hive.core.store.unposted()
