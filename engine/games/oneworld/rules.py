@@ -11,7 +11,7 @@ from engine.core.errors import BadArguments
 from engine.core.protocol import Action, Event, GameConfig, GameRules, Outcome, Prompt, VerbSpec, View
 from engine.games.oneworld import combat, explain, gods, setup, turn, verbs, view
 from engine.games.oneworld.options import OPTIONS_HELP, parse_options
-from engine.games.oneworld.state import SEATS, State, action, fork, other
+from engine.games.oneworld.state import SEATS, State, action, fork, key_of, other
 
 
 class OneWorld(GameRules):
@@ -49,7 +49,7 @@ class OneWorld(GameRules):
             keys = {}
             s._keys = keys
         if seat not in keys:
-            keys[seat] = {a.key() for a in self.legal_actions(s, seat)}
+            keys[seat] = {key_of(a) for a in self.legal_actions(s, seat)}
         return action.key() in keys[seat]
 
     def _apply(

@@ -111,9 +111,15 @@ def legal(state: State, seat: str) -> list[Action]:
     if state.step == "place":
         if not unplaced(state, seat):
             return [action("done")]
-        out = [action("place", {"hex": h, "aspect": a}) for h in place_hexes(state, seat) for a in ASPECTS]
-        return out + [action("place_all")]
+        return list(_place_actions(tuple(place_hexes(state, seat))))
     return []
+
+
+@cache
+def _place_actions(hexes: tuple[str, ...]) -> tuple[Action, ...]:
+    # the same list of hexes recurs placement after placement
+    out = [action("place", {"hex": h, "aspect": a}) for h in hexes for a in ASPECTS]
+    return tuple(out + [action("place_all")])
 
 
 def apply(state: State, seat: str, action: Action) -> tuple[State, list[Event]]:

@@ -21,6 +21,9 @@ Step = Literal[
 Where = Literal["reserve", "map", "tower", "lost"]
 
 
+ActionKey = tuple[str, tuple[tuple[str, str], ...]]
+
+
 def other(seat: str) -> str:
     """The opposing seat."""
     return "CHEZ" if seat == "BORG" else "BORG"
@@ -108,7 +111,7 @@ class State(BaseModel):
     end_reason: str = ""
 
     _legal: dict[str, list[Action]] | None = PrivateAttr(default=None)
-    _keys: dict[str, set[tuple[str, tuple[tuple[str, str], ...]]]] | None = PrivateAttr(default=None)
+    _keys: dict[str, set[ActionKey]] | None = PrivateAttr(default=None)
 
     def child(self, cid: str) -> Child | None:
         """The Child with this id."""
@@ -139,9 +142,20 @@ def replace_children(state: State, updates: dict[str, Child]) -> tuple[Child, ..
     return tuple(updates.get(c.id, c) for c in state.children)
 
 
+_KEYS: dict[int, ActionKey] = {}
+
+
 @cache
 def _cached_action(verb: str, pairs: tuple[tuple[str, str | int], ...]) -> Action:
-    return Action(verb=verb, args=dict(pairs))
+    made = Action(verb=verb, args=dict(pairs))
+    _KEYS[id(made)] = made.key()  # the cache keeps ``made`` alive, so its id stays its own
+    return made
+
+
+def key_of(a: Action) -> ActionKey:
+    """``a.key()``, remembered for the actions ``action`` builds."""
+    known = _KEYS.get(id(a))
+    return known if known is not None else a.key()
 
 
 def action(verb: str, args: dict[str, str | int] | None = None) -> Action:
