@@ -70,6 +70,34 @@ async def seats(interaction: discord.Interaction, current: str) -> Choices:
     return as_choices(rules.seats if rules else [], current)
 
 
+def scenarios_of(game: str) -> AutocompleteFn:
+    """Autocomplete of the scenarios of one fixed game (the resolvers)."""
+
+    async def complete(interaction: discord.Interaction, current: str) -> Choices:
+        return as_choices(registry.get(game).scenarios, current)
+
+    complete.__qualname__ = complete.__name__ = f"scenarios_of_{game}"
+    return complete
+
+
+async def option_words(interaction: discord.Interaction, current: str) -> Choices:
+    """Completes the last word of ``options`` with the chosen game's option names (``name:``)."""
+    rules = _chosen_rules(interaction)
+    if rules is None:
+        return []
+    words = current.split(" ")
+    head, last = " ".join(words[:-1]), words[-1]
+    if ":" in last:
+        return [app_commands.Choice(name=current[:MAX_NAME], value=current[:MAX_NAME])] if current else []
+    out = []
+    for key, text in rules.options_help.items():
+        if key.startswith(last.lower()):
+            value = f"{head} {key}:".strip()
+            if len(value) <= MAX_NAME:
+                out.append(app_commands.Choice(name=f"{value} ({text})"[:MAX_NAME], value=value))
+    return out[:MAX_CHOICES]
+
+
 def _chosen_rules(interaction: discord.Interaction):  # type: ignore[no-untyped-def]
     name = given(interaction).get("game", "")
     if name not in registry.names():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, Final, Literal
 
 import discord
 from discord import app_commands
@@ -21,7 +21,8 @@ from bot.replies import Reply
 
 log = logging.getLogger("hexhive.discord")
 
-THREAD_ARCHIVE_MINUTES = 10080
+THREAD_ARCHIVE_MINUTES: Final[Literal[10080]] = 10080
+MAX_COMMANDS = 100
 
 
 class HexhiveTree(app_commands.CommandTree):
@@ -42,7 +43,12 @@ def install_commands(tree: app_commands.CommandTree) -> None:
     """Add every hexhive command to a tree."""
     for group in (build_game(), build_resolve(), build_mod(), build_help()):
         tree.add_command(group)
-    for cmd in build_orders():
+    orders = build_orders()
+    room = MAX_COMMANDS - len(tree.get_commands())
+    if len(orders) > room:
+        log.warning("Discord allows %d commands: orders %s are left out", MAX_COMMANDS,
+                    ", ".join(c.name for c in orders[room:]))
+    for cmd in orders[:room]:
         tree.add_command(cmd)
     tree.on_error = on_app_command_error  # type: ignore[method-assign]
 

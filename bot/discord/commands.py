@@ -10,7 +10,9 @@ from discord import app_commands
 
 from bot.discord import autocomplete as ac
 from bot.discord.convert import MOD_ROLE_KEY, args_of, guild_key
+from bot.discord.dynamic import Option, make_command
 from bot.discord.hive import hive_of
+from engine.core import registry
 
 GAME_ID = "a game number (the game in this thread if left out)"
 
@@ -35,7 +37,7 @@ def build_game() -> app_commands.Group:
                            seat="the side you play", clock="time per decision: 72h, 3d or none",
                            on_timeout="what happens when the clock runs out",
                            options="game options as name:value words", seed="fixed dice seed (moderators only)")
-    @app_commands.autocomplete(game=ac.game_names, scenario=ac.scenarios, seat=ac.seats)
+    @app_commands.autocomplete(game=ac.game_names, scenario=ac.scenarios, seat=ac.seats, options=ac.option_words)
     async def new(interaction: discord.Interaction, game: str, opponent: discord.User,
                   scenario: str | None = None, seat: str | None = None, clock: str | None = None,
                   on_timeout: Literal["nothing", "default", "forfeit"] | None = None,
@@ -85,24 +87,33 @@ def build_help() -> app_commands.Command:
     return help_
 
 
+RESOLVERS = {"dice": "A step-reduction (bucket of dice) combat", "assault": "A close assault"}
+
+
 def build_resolve() -> app_commands.Group:
-    """The /resolve group: stand-alone combats between two members."""
+    """The /resolve group: stand-alone combats between two members, one option for each of theirs."""
     resolve = app_commands.Group(name="resolve", description="Stand-alone combat resolution between two members")
-
-    def one(name: str, description: str) -> None:
-        @resolve.command(name=name, description=description)
-        @app_commands.describe(opponent="the other side", scenario="the situation to resolve",
-                               options="options as name:value words")
-        async def cb(interaction: discord.Interaction, opponent: discord.User, scenario: str | None = None,
-                     options: str | None = None) -> None:
-            if await refuse_outside_servers(interaction):
-                return
-            args = extra_options(options) | args_of(opponent=opponent, scenario=scenario)
-            await hive_of(interaction).run(interaction, f"resolve {name}", args)
-
-    one("dice", "A step-reduction (bucket of dice) combat")
-    one("assault", "A close assault")
+    for name, description in RESOLVERS.items():
+        if name in registry.names():
+            resolve.add_command(resolver(name, description))
     return resolve
+
+
+def resolver(name: str, description: str) -> app_commands.Command:
+    """``/resolve NAME``: the opponent, then the resolver's own options, then any others as words."""
+    rules = registry.get(name)
+    options = [Option("opponent", "the other side", True, kind=discord.User)]
+    options += [Option(k, h) for k, h in list(rules.options_help.items())[:21]]
+    options += [Option("scenario", "the situation to resolve", autocomplete=ac.scenarios_of(name)),
+                Option("options", "more options as name:value words")]
+
+    async def handler(interaction: discord.Interaction, args: dict[str, str]) -> None:
+        if await refuse_outside_servers(interaction):
+            return
+        extra = extra_options(args.pop("options", None))
+        await hive_of(interaction).run(interaction, f"resolve {name}", extra | args)
+
+    return make_command(name, description, options, handler)
 
 
 def build_mod() -> app_commands.Group:

@@ -7,17 +7,15 @@ option is autocompleted from the engine's legal choices.
 
 from __future__ import annotations
 
-import inspect
 import logging
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.discord import autocomplete as ac
-from bot.discord.convert import args_of
+from bot.discord.dynamic import Option, make_command
 from bot.discord.hive import hive_of
 from engine.core import registry
 from engine.core.protocol import VerbSpec
@@ -71,34 +69,16 @@ def _merge(out: dict[str, VerbInfo], game: str, spec: VerbSpec) -> None:
 
 
 def order_command(info: VerbInfo) -> app_commands.Command:
-    """One generated slash command; options are renamed so any argument name works in Python."""
-    names = list(info.args)[:MAX_OPTIONS]
-    params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                annotation=discord.Interaction)]
-    required = [n for n in names if info.args[n][1]]
-    optional = [n for n in names if not info.args[n][1]]
-    py = {n: f"o{i}" for i, n in enumerate(required + optional)}
-    for n in required:
-        params.append(inspect.Parameter(py[n], inspect.Parameter.KEYWORD_ONLY, annotation=str))
-    for n in optional:
-        params.append(inspect.Parameter(py[n], inspect.Parameter.KEYWORD_ONLY, annotation=str | None, default=None))
-    params.append(inspect.Parameter("game", inspect.Parameter.KEYWORD_ONLY, annotation=str | None, default=None))
-    back = {p: n for n, p in py.items()}
-
-    async def callback(interaction: discord.Interaction, **kwargs: Any) -> None:
-        given = {back.get(k, k): v for k, v in kwargs.items()}
-        await hive_of(interaction).run(interaction, info.verb, args_of(**given))
-
-    callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    callback.__name__ = callback.__qualname__ = f"order_{info.verb.replace('-', '_')}"
-    callback.__discord_app_commands_param_rename__ = {p: n for n, p in py.items()}  # type: ignore[attr-defined]
-    callback.__discord_app_commands_param_description__ = (  # type: ignore[attr-defined]
-        {py[n]: (info.args[n][0] or n)[:100] for n in names} | {"game": "a game number (if you play several)"})
-    callback.__discord_app_commands_param_autocomplete__ = (  # type: ignore[attr-defined]
-        {py[n]: ac.order_autocomplete(info.verb, n) for n in names} | {"game": ac.game_ids})
+    """One generated slash command for an order verb."""
+    options = [Option(n, h or n, req, autocomplete=ac.order_autocomplete(info.verb, n))
+               for n, (h, req) in list(info.args.items())[:MAX_OPTIONS]]
+    options.append(Option("game", "a game number (if you play several)", autocomplete=ac.game_ids))
     games = ", ".join(registry.get(g).title for g in info.games)
-    description = f"{info.help} ({games})"
-    return app_commands.Command(name=info.verb, description=description[:100] or info.verb, callback=callback)
+
+    async def handler(interaction: discord.Interaction, args: dict[str, str]) -> None:
+        await hive_of(interaction).run(interaction, info.verb, args)
+
+    return make_command(info.verb, f"{info.help} ({games})", options, handler)
 
 
 def build_orders() -> list[app_commands.Command]:

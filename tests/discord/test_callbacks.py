@@ -70,10 +70,10 @@ CASES = [
     ("game help", {}, ("game help", {})),
     ("game log", {"last": 5}, ("game log", {"last": "5"})),
     ("game list", {}, ("game list", {})),
-    ("resolve dice", {"opponent": user(5), "options": "attackers:3"},
-     ("resolve dice", {"opponent": "5", "attackers": "3"})),
-    ("resolve assault", {"opponent": user(5), "scenario": "open"},
-     ("resolve assault", {"opponent": "5", "scenario": "open"})),
+    ("resolve dice", {"o0": user(5), "o1": "4,4", "o2": "3,3", "o18": "stacking_limit:3"},
+     ("resolve dice", {"opponent": "5", "attack": "4,4", "defence": "3,3", "stacking_limit": "3"})),
+    ("resolve assault", {"o0": user(5), "o1": "Bug/4", "o7": "standard"},
+     ("resolve assault", {"opponent": "5", "attackers": "Bug/4", "scenario": "standard"})),
     ("mod pause", {"reason": "dispute"}, ("mod pause", {"reason": "dispute"})),
     ("mod resume", {"game": "2"}, ("mod resume", {"game": "2"})),
     ("mod branches", {"game": "2"}, ("mod branches", {"game": "2"})),
@@ -83,7 +83,7 @@ CASES = [
     ("mod replace", {"seat": "A", "user": user(9)}, ("mod replace", {"seat": "A", "user": "9"})),
     ("mod end", {"winner": "draw"}, ("mod end", {"winner": "draw"})),
     ("take", {"o0": "2"}, ("take", {"n": "2"})),
-    ("guess", {"o0": "odd", "game": "4"}, ("guess", {"parity": "odd", "game": "4"})),
+    ("guess", {"o0": "odd", "o1": "4"}, ("guess", {"parity": "odd", "game": "4"})),
 ]
 
 
@@ -139,6 +139,6 @@ async def test_games_are_not_started_in_direct_messages(tree):
     hive.delivery = Delivery(MagicMock(spec=discord.Client), None)
     i = mock_interaction(hive, guild=False)
     await command(tree, "game new").callback(i, game="toy", opponent=user(102))
-    await command(tree, "resolve dice").callback(i, opponent=user(102))
+    await command(tree, "resolve dice").callback(i, o0=user(102))
     assert hive.calls == []
     assert "server channel" in i.response.send_message.call_args.kwargs["content"]

@@ -98,3 +98,12 @@ async def test_what_a_member_typed_never_pings(contract, core):
     [post] = [c for c in contract.recorder.posts()[before:] if "Moderation" in c.payload["content"]]
     assert "@everyone" in post.payload["content"]
     assert post.payload["allowed_mentions"] == {"parse": [], "users": []}
+
+
+async def test_resolve_dice_takes_the_resolvers_own_options(contract, core):
+    payload = P.slash(ALICE, CHANNEL, "resolve", {"opponent": ("user", 102), "attack": "4,4", "defence": "3,3"},
+                      sub="dice", users={"102": BOB})
+    await contract.dispatch(payload)
+    [row] = await core.store.games()
+    assert row.game == "dice" and row.status == "invited"
+    assert '"attack":"4,4"' in row.config.replace(" ", "")

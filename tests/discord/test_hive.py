@@ -226,3 +226,10 @@ async def test_a_thread_the_bot_may_not_post_in_is_explained_to_the_member(hive)
     await hive.run(i, "game new", {"game": "toy", "opponent": "102"})
     assert "permissions" in said(i)[-1]
     assert not await hive.core.store.unposted()
+
+
+async def test_game_options_are_completed_by_name(hive):
+    i = mock_interaction(hive, namespace={"game": "toy"})
+    assert [c.value for c in await ac.option_words(i, "p")] == ["pile:"]
+    assert [c.value for c in await ac.option_words(i, "pile:5")] == ["pile:5"]
+    assert await ac.option_words(mock_interaction(hive, namespace={"game": "nosuch"}), "p") == []
