@@ -96,7 +96,7 @@ def _move(state: State, seat: str, args: dict[str, str], charge: bool = False) -
 
 def _charge_problem(state: State, members: list[Counter]) -> str:
     if not state.advanced:
-        return "Charges are an advanced rule (8.02) that this scenario does not use"
+        return "Charges belong to the advanced rules, which this scenario does not use (rule 8.02)"
     for c in members:
         if c.type not in ("GT", "PX"):
             return f"Only Gantuas and Phlanx may charge; {describe(c)} may not (rule 8.02)"
@@ -114,7 +114,7 @@ def _charge(state: State, seat: str, args: dict[str, str]) -> str:
 def _fly(state: State, seat: str, args: dict[str, str]) -> str:
     c = state.counters.get(args.get("unit", ""))
     if not state.advanced:
-        return "Air units are an advanced rule (8.01) that this scenario does not use"
+        return "Air units belong to the advanced rules, which this scenario does not use (rule 8.01)"
     if c is None or c.side != seat or c.type != "PL":
         return f"{args.get('unit')} is not one of your Plunge counters (rule 8.011)"
     if c.moved:

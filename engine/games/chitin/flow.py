@@ -211,7 +211,11 @@ def end_turn(state: State, events: list[Event]) -> None:
         finish(state, f"the agreed limit of {state.turn_limit} turns is reached", events)
         return
     if state.first_off and state.turn >= 2:
-        gone = [s for s in SEATS if not any(c.where == "map" for c in state.mine(s))]
+        # 4.05: gone once nothing of the side is on the map and no combat unit still waits to enter
+        gone = [
+            s for s in SEATS
+            if not any(c.where == "map" or (c.where == "reserve" and c.type != "W") for c in state.mine(s))
+        ]
         if gone:
             stay = [s for s in SEATS if s not in gone]
             for s in stay:

@@ -1,0 +1,73 @@
+"""What players and spectators see (the view), and the messages of refused orders."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.errors import IllegalAction
+from engine.games.chitin.state import State
+from tests.chitin.helpers import RULES, act, begin, legal, nb, position, put
+
+X = "0811"
+
+
+def battle() -> State:
+    s = position("small", chits=True, step="attack")
+    put(s, "R1", "GT3", X, face="S")
+    put(s, "R2", "B", nb(X, "N"))
+    put(s, "B1", "TR2", nb(X, "S"), face="N", disrupted=True)
+    put(s, "B2", "W", nb(nb(X, "S"), "S"))
+    return s
+
+
+def test_view_shows_counters_with_type_strength_facing_and_disruption() -> None:
+    v = RULES.view(battle(), None)
+    assert v.map == "chitin" and v.game == "chitin"
+    gt = next(c for c in v.counters if c.id == "R1")
+    assert (gt.hex, gt.label, gt.sub, gt.facing, gt.side) == (X, "GT", "12-6", 3, "Red")
+    tr = next(c for c in v.counters if c.id == "B1")
+    assert tr.disrupted and tr.sub == "4-2"
+    assert next(c for c in v.counters if c.id == "B2").sub == "1d"
+    assert {m.text for m in v.markers} == {"A 20", "C 15", "F 15"}
+
+
+def test_view_draws_attacks_with_odds_then_results() -> None:
+    s = battle()
+    s, _ = act(s, "Red", "attack", by=X, on=nb(X, "S"))
+    v = RULES.view(s, "Blue")
+    assert [(a.src, a.dst, a.label) for a in v.arrows] == [(X, nb(X, "S"), "planned")]
+    s, _ = act(s, "Red", "done", dice=[4])  # 12+3 class to 2 disrupted: all defenders eliminated
+    v = RULES.view(s, None)
+    assert v.arrows[0].label.startswith("DE") and "DE" in v.arrows[0].label
+    assert any(h.kind == "loss" and h.hex == nb(X, "S") for h in v.highlights)
+    assert any("rolled 4: DE" in line for line in v.caption)
+
+
+def test_view_carried_chits_and_scores() -> None:
+    s = position("learning", chits=True)
+    put(s, "R1", "W", nb(s.chits["A"].hex, "N"))
+    s = begin(s)
+    s, _ = act(s, "Red", "move", stack="R1", to=s.chits["A"].hex)
+    v = RULES.view(s, None)
+    assert any(m.kind == "chit-carried" and m.text == "A 20" for m in v.markers)
+    assert next(c for c in v.counters if c.id == "R1").sub == "1d +A"
+    assert any("moved" == h.kind for h in v.highlights)
+    assert any("Chits carried off" in line for line in v.caption)
+
+
+def test_refusals_name_the_unit_the_hex_and_the_rule() -> None:
+    s = position()
+    put(s, "R1", "GT1", X, face="S")
+    put(s, "B1", "TR1", nb(X, "S"))
+    s = begin(s)
+    with pytest.raises(IllegalAction) as err:
+        act(s, "Red", "move", stack="R1", to="0101")
+    text = str(err.value)
+    assert "movement points" in text and "R1" in text and "rule" in text
+    with pytest.raises(IllegalAction, match="not yours"):
+        act(s, "Red", "move", stack="B1", to="0101")
+    with pytest.raises(IllegalAction, match="own \\(north\\) end"):
+        act(s, "Red", "move", stack="R1", to="off")
+    with pytest.raises(IllegalAction, match="rule 8.02"):
+        act(s, "Red", "charge", stack="R1", to=nb(X, "SE"))
+    assert legal(s, "Red", "done")
