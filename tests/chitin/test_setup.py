@@ -50,7 +50,8 @@ def test_3_03_selection_scenarios(scenario: str, rule: str, points: int, plunge:
     prompts = RULES.pending(s)
     assert {p.seat for p in prompts} == {"Red", "Blue"}
     assert all(p.secret and p.group == "forces" and p.rule == rule for p in prompts)
-    assert f"0 of {points} points" in prompts[0].text
+    assert f"up to {points} combat strength points" in prompts[0].text
+    assert f"0 of {points} points used" in RULES.view(s, "Red").private[1]
     assert s.advanced is advanced
     kinds = {a.args["kind"] for a in RULES.legal_actions(s, "Red") if a.verb == "pick"}
     assert ("PL4" in kinds) is (plunge > 0) and ("B" in kinds) is advanced
@@ -60,7 +61,8 @@ def test_3_032_basic_scenario_refuses_an_army_over_48_points() -> None:
     s = new("basic")
     for _ in range(4):
         s, _ = do(s, "Red", "pick", kind="GT3")
-    assert "4 of 4" not in RULES.pending(s)[0].text and "48 of 48" in RULES.pending(s)[0].text
+    assert "48 of 48 points used" in RULES.view(s, "Red").private[1]
+    assert not RULES.view(s, "Blue").private[1].startswith("48")
     with pytest.raises(IllegalAction) as err:
         do(s, "Red", "pick", kind="TR1")
     assert "50 points" in str(err.value) and "48" in str(err.value) and "rule 3.032" in str(err.value)
@@ -82,13 +84,14 @@ def test_3_034_and_3_035_plunge_limits_12_and_16() -> None:
     s = new("advanced")
     for _ in range(2):
         s, _ = do(s, "Blue", "pick", kind="PL4")
-    assert "16 of 16 in Plunge" in [p for p in RULES.pending(s) if p.seat == "Blue"][0].text
+    assert "16 of 16 in Plunge units" in RULES.view(s, "Blue").private[1]
 
 
 def test_3_032_force_selection_is_secret_until_both_are_in() -> None:
     s = new("basic")
     s, ev = do(s, "Red", "pick", kind="GT3")
     assert all(e.to == ("Red",) for e in ev)
+    assert all("GT3" not in p.text and "12" not in p.text for p in RULES.pending(s))
     s, ev = do(s, "Red", "pick", kind="PX2")
     s, ev = do(s, "Red", "ready")
     public = [e for e in ev if e.public]

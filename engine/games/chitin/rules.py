@@ -92,12 +92,13 @@ class Chitin(GameRules):
         if s == "forces":
             sc = flow.scenario(state)
             out = []
+            # The points counter goes only to the chooser (view.private, events to that seat): prompts may be shown.
+            text = f"Choose your army in secret: up to {sc.points} combat strength points"
+            if sc.plunge_limit:
+                text += f", no more than {sc.plunge_limit} in Plunge units"
+            text += "; /pick and /drop counters, /ready to commit"
             for seat in SEATS:
                 if seat not in state.ready:
-                    used, plunge = flow.army_points(state.picks[seat])
-                    text = f"Choose your army in secret: {used} of {sc.points} points used"
-                    if sc.plunge_limit:
-                        text += f", {plunge} of {sc.plunge_limit} in Plunge units"
                     out.append(Prompt(seat=seat, verbs=("pick", "drop", "ready"), text=text, rule=sc.rule, secret=True, group="forces"))
             return out
         if s == "order":

@@ -74,4 +74,7 @@ def _caption(state: State) -> tuple[str, ...]:
 def _private(state: State, viewer: str | None) -> tuple[str, ...]:
     if viewer is None or state.step != "forces" or viewer not in state.picks:
         return ()
-    return (f"Your army so far: {flow.army_text(state.picks[viewer])}",)
+    sc = flow.scenario(state)
+    used, plunge = flow.army_points(state.picks[viewer])
+    counter = f"{used} of {sc.points} points used" + (f", {plunge} of {sc.plunge_limit} in Plunge units" if sc.plunge_limit else "")
+    return (f"Your army so far: {flow.army_text(state.picks[viewer])}", counter)
