@@ -151,3 +151,14 @@ def test_6_4_fog_cannot_cross_runelines_and_goes_round():
     s, events = act(s, "BORG", "move", child="B1", to="0508")
     assert where(s, "B1") == "0508"
     assert "from 0608 to 0508 via 0607, 0507" in events[0].text
+
+
+def test_5_4_one_roll_for_each_fault_crossed_in_a_move():
+    # RULINGS OneWorld 7: 0105 south runs across the Faults at 0106/0107 and 0108/0109.
+    s = position("B1 Blade 0105", gods=GODS)
+    both, events = act(s, "BORG", "move", child="B1", dir="S", dice=[4, 5])
+    assert where(both, "B1") == "0110" and [e.kind for e in events].count("roll") == 2
+    second, events = act(s, "BORG", "move", child="B1", dir="S", dice=[4, 1])
+    assert where(second, "B1") == "tower" and "0108 and 0109" in events[-1].text
+    first, events = act(s, "BORG", "move", child="B1", dir="S", dice=[2])  # no second roll is asked for
+    assert where(first, "B1") == "tower" and "0106 and 0107" in events[-1].text
