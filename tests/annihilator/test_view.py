@@ -82,3 +82,32 @@ def test_verbs_avoid_the_bots_own_names():
     names = {v.verb for v in RULES.verbs()}
     assert not names & {"game", "mod", "help", "resolve"}
     assert {"move", "attack", "mind", "charge", "repair", "done"} <= names
+
+
+def test_7_1_refusals_for_combat_say_why():
+    other = hexes_of("passage")[31]
+    s = position(step="a_combat", units={"A1": SPOT, "R1": other, "B1": SPOT})
+    with pytest.raises(IllegalAction, match=rf"there are no enemy units in {other} to attack \(rule 7.1\)"):
+        play(s, A, "attack", at=other)
+    with pytest.raises(IllegalAction, match=rf"none of your units in {SPOT} can attack"):
+        play(s, A, "attack", at=SPOT)  # a Repairbot has no attack strength
+    with pytest.raises(IllegalAction, match=rf"there are no human units in {other} for the Mind Weapon .*rule 7.2"):
+        play(s, A, "mind", at=other)
+
+
+def test_8_5_refusals_for_recovery_say_why():
+    s = position(units={"A1": SPOT, "D1": SPOT}, caches={SPOT: 2})
+    with pytest.raises(IllegalAction, match=r"only an Assault Squad may recover charges, and D1 is a Demolition"):
+        play(s, M, "recover", unit="D1")
+    with pytest.raises(IllegalAction, match=rf"Assault Squad A1 must enter {SPOT} this movement phase .*rule 8.5"):
+        play(s, M, "recover", unit="A1")
+
+
+def test_8_1_refusals_for_orders_say_why():
+    s = position(step="h_demo", units={"D1": SPOT})
+    with pytest.raises(IllegalAction, match=rf"Demolition Squad D1 sets its charge in its own hex, {SPOT} \(rule 8.1\)"):
+        play(s, M, "charge", unit="D1", pattern="A", at=hexes_of("passage")[31], facing="N")
+    with pytest.raises(IllegalAction, match=r"facing must be one of N, NE, SE, S, SW, NW"):
+        play(s, M, "charge", unit="D1", pattern="A", at=SPOT, facing="E")
+    with pytest.raises(IllegalAction, match=r"Demolition Squad D1 has no order to cancel this phase \(rule 8.1\)"):
+        play(s, M, "cancel", unit="D1")
