@@ -50,7 +50,9 @@ def test_10_2_a_won_accost_takes_one_of_three_lives():
     s, _ = act(s, "CHEZ", "aspect", aspect="Fog")
     s, events = act(s, "BORG", "aspect", aspect="Stone")
     assert s.lives["BORG"] == 2 and where(s, "C1") == "tower"
-    assert "loses a life, 2 left" in events[0].text
+    [reveal] = [e for e in events if e.kind == "reveal"]
+    assert "loses a life, 2 left" in reveal.text
+    assert [e.text for e in events if e.kind == "committed"] == ["BORG has chosen the aspect of its god"]
     assert RULES.outcome(s) is None
 
 

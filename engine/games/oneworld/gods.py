@@ -42,7 +42,12 @@ def choose(state: State, seat: str, aspect: str) -> tuple[State, list[Event]]:
             Event(kind="private", text=f"You have chosen {aspect} for {accost.child}", to=(seat,)),
         ]
         return fork(state, step="accost_god", accost=held), events
-    return _resolve(state, accost.model_copy(update={"god_aspect": aspect}))
+    chosen = [
+        Event(kind="committed", text=f"{seat} has chosen the aspect of its god", data={"seat": seat}),
+        Event(kind="private", text=f"You have chosen {aspect} for your god", to=(seat,)),
+    ]
+    new, events = _resolve(state, accost.model_copy(update={"god_aspect": aspect}))
+    return new, chosen + events
 
 
 def _resolve(state: State, accost: Accost) -> tuple[State, list[Event]]:
