@@ -160,5 +160,6 @@ def test_5_4_one_roll_for_each_fault_crossed_in_a_move():
     assert where(both, "B1") == "0110" and [e.kind for e in events].count("roll") == 2
     second, events = act(s, "BORG", "move", child="B1", dir="S", dice=[4, 1])
     assert where(second, "B1") == "tower" and "0108 and 0109" in events[-1].text
+    assert "0106 and 0107: rolls 4, no effect" in events[0].text
     first, events = act(s, "BORG", "move", child="B1", dir="S", dice=[2])  # no second roll is asked for
     assert where(first, "B1") == "tower" and "0106 and 0107" in events[-1].text

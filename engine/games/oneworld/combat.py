@@ -133,7 +133,7 @@ def resolve_round(state: State) -> tuple[State, list[Event], bool]:
     quiet = 0 if dead else fight.quiet + 1
     text = (
         f"Combat in {fight.hex}, round {fight.round}: BORG hurls {describe(fight.chosen['BORG'])}; "
-        f"CHEZ hurls {describe(fight.chosen['CHEZ'])}. " + _losses_text(dead)
+        f"CHEZ hurls {describe(fight.chosen['CHEZ'])}. " + _losses_text(dead, state.options.towers)
     )
     new = fork(state, children=replace_children(state, updates))
     frustrated = state.options.frustration_clause and quiet >= 3
@@ -175,11 +175,11 @@ def resolve_round(state: State) -> tuple[State, list[Event], bool]:
     return new, events, over
 
 
-def _losses_text(dead: dict[str, list[str]]) -> str:
+def _losses_text(dead: dict[str, list[str]], towers: bool) -> str:
     if not dead:
         return "No Child falls."
     parts = [f"{seat} loses {', '.join(ids)}" for seat, ids in sorted(dead.items())]
-    return "; ".join(parts) + " (rule 8.4: under the Tower)."
+    return "; ".join(parts) + (" (rule 8.4: under the Tower)." if towers else " (rule 8.4).")
 
 
 def _frustrate(state: State, hex_: str) -> tuple[State, str]:

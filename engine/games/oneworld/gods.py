@@ -10,11 +10,11 @@ from engine.games.oneworld.state import ASPECTS, BEATS, Accost, State, action, f
 
 def begin_accost(state: State, child_id: str, hex_: str) -> tuple[State, list[Event]]:
     """10.4: a Child has entered the enemy god's hex; its player now transforms it in secret."""
-    seat = state.active
+    seat, god = state.active, other(state.active)
     text = (
-        f"{child_id} of {seat} accosts {other(seat)}'s god in {hex_}: {seat} chooses the Child's aspect "
-        "in secret, then {god} chooses the god's (rule 10.4)"
-    ).replace("{god}", other(seat))
+        f"{child_id} of {seat} accosts {god}'s god in {hex_}: {seat} chooses the Child's aspect "
+        f"in secret, then {god} chooses the god's (rule 10.4)"
+    )
     new = fork(state, step="accost_child", accosted=True, accost=Accost(child=child_id, hex=hex_))
     return new, [Event(kind="combat", text=text, hexes=(hex_,))]
 

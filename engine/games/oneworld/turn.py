@@ -59,7 +59,6 @@ def legal(state: State, seat: str) -> list[Action]:
     if seat != state.active or state.step != "move":
         return []
     ctx = context(state, seat)
-    # model_construct: these arguments are built here, already valid
     out = [action("move", args) for c in movable(state, seat) for args in move_args(ctx, c)]
     out += gods.transform_legal(state, seat) + gods.flee_legal(state, seat)
     return out + [action("end")]
@@ -90,7 +89,8 @@ def apply_move(state: State, seat: str, action: Action, dice: Dice) -> tuple[Sta
                 f"{child.aspect} {child.id} crosses the Fault of Chaos between {b.name(a)} and {b.name(n)}, "
                 f"rolls {roll} and dissolves into existencelessness; it goes under {seat}'s Tower (rules 5.4, 13.2)"
             )
-            return _removed(state, child, "tower", start, b.name(a), moved, stops, text)
+            new, lost = _removed(state, child, "tower", start, b.name(a), moved, stops, text)
+            return new, events + lost
         events.append(
             Event(
                 kind="roll",
