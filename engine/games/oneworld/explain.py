@@ -21,11 +21,26 @@ def why(state: State, seat: str, action: Action) -> str:
     handler = _HANDLERS.get(action.verb)
     if handler is None:
         return f"OneWorld has no command /{action.verb}; see the list of commands"
+    unknown = _unknown_args(action)
+    if unknown:
+        return unknown
     spelled = _respelled(state, seat, action)
     if spelled:
         return f"Write it as {spelled.text()} (names are written as the list offers them)"
     text = handler(state, seat, action)
     return text or f"{action.text()} is not a legal order now; it is {state.active}'s {state.step} step"
+
+
+def _unknown_args(action: Action) -> str:
+    from engine.games.oneworld.verbs import SPECS
+
+    spec = next(v for v in SPECS if v.verb == action.verb)
+    names = [a.name for a in spec.args]
+    extra = sorted(set(action.args) - set(names))
+    if not extra:
+        return ""
+    takes = "takes " + ", ".join(f"{n}:" for n in names) if names else "takes no arguments"
+    return f"/{action.verb} has no argument '{extra[0]}'; it {takes} (rule {spec.rule})"
 
 
 def _respelled(state: State, seat: str, action: Action) -> Action | None:
@@ -110,6 +125,11 @@ def _done(state: State, seat: str, action: Action) -> str:
 
 def _child(state: State, seat: str, action: Action) -> tuple[Child | None, str]:
     cid = _arg(action, "child").upper()
+    if not cid:
+        return (
+            None,
+            f"Name the Child, e.g. child:{seat[0]}1; {seat}'s Children are {seat[0]}1 to {seat[0]}13 (rule 6.1)",
+        )
     child = state.child(cid)
     if child is None:
         return (
@@ -118,14 +138,13 @@ def _child(state: State, seat: str, action: Action) -> tuple[Child | None, str]:
         )
     if child.side != seat:
         return None, f"{cid} is a Child of {child.side}, not yours (rule 3.1)"
+    if child.where == "tower":
+        return None, f"{cid} is under your Tower of Balance, not on the map (rules 8.4, 9.2)"
     if child.where != "map":
-        place = "under your Tower of Balance" if child.where == "tower" else "lost in Chaos Itself"
-        return (
-            None,
-            f"{cid} is {place}, not on the map (rules 5.4, 9.2)"
-            if child.where == "tower"
-            else f"{cid} is {place} (rule 5.6)",
+        where = (
+            "is lost in Chaos Itself (rule 5.6)" if child.where == "lost" else "is not set up yet (rule 3.3)"
         )
+        return None, f"{cid} {where}"
     return child, ""
 
 
