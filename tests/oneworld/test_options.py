@@ -232,3 +232,11 @@ def test_12_0_god_powers_transform_one_child_not_in_combat_a_turn():
     scenario = new_game({"god_powers": "scenario"})
     assert scenario.lives == {"BORG": 1, "CHEZ": 3}
     assert scenario.options.transforms("BORG") == 2 and scenario.options.transforms("CHEZ") == 0
+
+
+def test_12_0_chaos_gambits_together_the_curved_map_has_no_edge_to_leave():
+    s = position(
+        "B1 Stone 0103", "B2 Blade 0103", gods=GODS, options={"chaos_gambit_1": True, "chaos_gambit_2": True}
+    )
+    assert "chaos" not in destinations(s, "B1")
+    assert all("confirm" not in a.args for a in legal(s, "BORG", "move"))

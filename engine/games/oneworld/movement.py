@@ -245,7 +245,9 @@ def walk_reach(ctx: Ctx, child: Child, start: Hex) -> set[Hex]:
 
 
 def edge_reachable(ctx: Ctx, child: Child, start: Hex) -> bool:
-    """12.0 Chaos Gambit I: whether a Stone or Fog can step off the grid this turn."""
+    """12.0 Chaos Gambit I: whether a Stone or Fog can step off the grid this turn (never on a curved map, Gambit II)."""
+    if ctx.wrap:
+        return False
     limit = _allowance(ctx, child, None)
     hexes = [start] + ([] if limit < 2 else list(_search(ctx, child, start, limit - 1, None)))
     return any(
