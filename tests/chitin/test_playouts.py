@@ -15,7 +15,8 @@ from tests.support.playout import playout
 
 # (scenario, games, options, action cap): 1,000 uniform random games in all
 PLAN = [
-    ("learning", 320, {"turn_limit": 1}, 400),
+    ("learning", 220, {"turn_limit": 1}, 400),
+    ("learning", 100, {"turn_limit": 1, "combat": "dice"}, 400),
     ("basic", 200, {"turn_limit": 1}, 600),
     ("small", 180, {"turn_limit": 1}, 600),
     ("intermediate", 130, {"turn_limit": 1}, 600),
@@ -151,6 +152,19 @@ def test_keen_playouts_fight_and_keep_the_invariants() -> None:
             assert RULES.outcome(state) is not None or len(log) == 1500
     assert kinds["combat"] > 20 and kinds["loss"] > 10
     assert {"attack", "lose", "retreat", "advance", "charge", "fly"} <= set(verbs), verbs
+
+
+def test_keen_playouts_under_the_dice_option() -> None:
+    verbs: Tally[str] = Tally()
+    kinds: Tally[str] = Tally()
+    for scenario, seeds in (("learning", range(4)), ("small", range(3))):
+        for seed in seeds:
+            _, state, log, k = keen_game(scenario, seed, {"turn_limit": 6, "combat": "dice"})
+            verbs.update(a.verb for _, a, _ in log)
+            kinds.update(k)
+            assert RULES.outcome(state) is not None or len(log) == 1500
+    assert {"attack", "defend", "press"} <= set(verbs), verbs
+    assert kinds["loss"] > 0 and kinds["defend"] > 0
 
 
 def test_replay_with_recorded_dice_is_byte_identical() -> None:

@@ -107,39 +107,61 @@ def battles(state: State, idx: Index, seat: str, plan: list[Pair] | None = None)
     return out
 
 
-def stack_attack(state: State, idx: Index, seat: str, key: str, targets: list[str]) -> tuple[int, list[str]]:
-    """Attack strength of one attacking stack or air unit against its targets, with the reasons."""
+def stack_parts(state: State, idx: Index, seat: str, key: str, targets: list[str]) -> tuple[int, int, int, list[str]]:
+    """One attacking stack or air unit: its strength (charge doubled), rear add, class add, and the reasons."""
     g = geo()
     units = attackers_of(state, idx, seat, key)
     if not units:
-        return 0, []
+        return 0, 0, 0, []
     if role(units[0]) == "air":
         c = units[0]
         s = strength(c)
         ground = [t for t in targets if not t.startswith("air@")]
         # 2.01: forest halves air units attacking ground units (the stacks they attack, not those drawn in)
         if any(g.map.has(g.hex_of[t], "forest") for t in ground):
-            return s // 2, [f"{describe(c)} {s // 2} (halved over forest, rule 2.01)"]
-        return s, [f"{describe(c)} {s}"]
+            return s // 2, 0, 0, [f"{describe(c)} {s // 2} (halved over forest, rule 2.01)"]
+        return s, 0, 0, [f"{describe(c)} {s}"]
     base = sum(strength(c) * (2 if c.charging else 1) for c in units)
     notes = [f"stack in {key} {base}" + (" (charging, doubled, rule 8.022)" if any(c.charging for c in units) else "")]
     here = g.hex_of[key]
     ground_targets = [g.hex_of[t] for t in targets if not t.startswith("air@")]
     enemy = [[c for c in idx.ground.get(t, []) if c.side != seat] for t in ground_targets]
     enemy = [e for e in enemy if e]
+    rear = cls = 0
     if enemy and all(in_rear(t, e[0].facing, here) for t, e in zip(ground_targets, enemy)):
-        add = sum(c.units for c in units)
-        base += add
-        notes.append(f"+{add} from the rear (rule 7.041)")
+        rear = sum(c.units for c in units)
+        notes.append(f"+{rear} from the rear (rule 7.041)")
     warriors = [c for c in units if role(c) == "warrior"]
     if warriors:
         best = counter_data().class_adds.get(unit_type(warriors[0].type).cls)
         theirs = [c for e in enemy for c in e if role(c) == "warrior"]
         if theirs and all(unit_type(c.type).cls == best for c in theirs):
-            add = sum(c.units for c in warriors)
-            base += add
-            notes.append(f"+{add} class adds (rules 7.042, 7.043)")
-    return base, notes
+            cls = sum(c.units for c in warriors)
+            notes.append(f"+{cls} class adds (rules 7.042, 7.043)")
+    return base, rear, cls, notes
+
+
+def stack_attack(state: State, idx: Index, seat: str, key: str, targets: list[str]) -> tuple[int, list[str]]:
+    """Attack strength of one attacking stack or air unit against its targets, with the reasons (7.04)."""
+    base, rear, cls, notes = stack_parts(state, idx, seat, key, targets)
+    return base + rear + cls, notes
+
+
+def battle_dice(state: State, idx: Index, seat: str, b: Battle) -> tuple[int, int, int, list[str]]:
+    """Under ``combat: dice``: attack dice, re-roll advantages (rear, class) and defence strength."""
+    dice, rear, cls, notes = 0, False, False, []
+    for key in b.attackers:
+        targets = [target_key(state, idx, p) for p in b.pairs if p.by == key]
+        base, r, c, why = stack_parts(state, idx, seat, key, targets)
+        dice, rear, cls = dice + base, rear or r > 0, cls or c > 0
+        notes.extend(why)
+    dfn = sum(defence(c) for key in b.defenders for c in defenders_of(state, idx, seat, key))
+    return dice, int(rear) + int(cls), dfn, notes
+
+
+def allowed(state: State, idx: Index, seat: str, b: Battle) -> bool:
+    """Whether a combat may be fought: odds of 1-5 or better on the CRT (7.06); any under the dice."""
+    return state.combat == "dice" or battle_odds(state, idx, seat, b)[0].allowed
 
 
 def battle_odds(state: State, idx: Index, seat: str, b: Battle) -> tuple[OddsLookup, list[str]]:
@@ -156,6 +178,10 @@ def battle_odds(state: State, idx: Index, seat: str, b: Battle) -> tuple[OddsLoo
 
 def preview(state: State, idx: Index, seat: str, b: Battle) -> str:
     """The odds of a combat and the chance of each result, before the attacker commits."""
+    if state.combat == "dice":
+        dice, rerolls, dfn, notes = battle_dice(state, idx, seat, b)
+        mean = dice * (1 - (5 / 6) ** (rerolls + 1))
+        return f"{dice} dice, {rerolls} re-roll(s), against {dfn}: about {mean:.1f} hits [{'; '.join(notes)}]"
     lookup, notes = battle_odds(state, idx, seat, b)
     if not lookup.allowed:
         return f"{lookup.attack} to {lookup.defence}: worse than 1-5, not allowed (rule 7.06)"
@@ -199,7 +225,7 @@ def _allowed_with(state: State, idx: Index, seat: str, extra: list[Pair], key: s
     plan = state.plan + [p for p in extra if p not in state.plan]
     for b in battles(state, idx, seat, plan):
         if key in b.defenders or key in b.attackers:
-            return battle_odds(state, idx, seat, b)[0].allowed
+            return allowed(state, idx, seat, b)
     return False
 
 
@@ -209,7 +235,7 @@ def unmet(state: State, idx: Index, seat: str) -> list[str]:
     bs = battles(state, idx, seat)
     for b in bs:
         lookup, _ = battle_odds(state, idx, seat, b)
-        if not lookup.allowed:
+        if not allowed(state, idx, seat, b):
             out.append(
                 f"The attack on {', '.join(b.defenders)} is {lookup.attack} to {lookup.defence}, worse than 1-5, "
                 "which is not allowed (rule 7.06): add attackers or cancel it"

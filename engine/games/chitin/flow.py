@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.core.dice import Dice
 from engine.core.protocol import Event
-from engine.games.chitin import food, movement, results
+from engine.games.chitin import dicecombat, food, movement, results
 from engine.games.chitin.board import Index, describe, geo, in_front, is_combat
 from engine.games.chitin.combat import attack_choices
 from engine.games.chitin.data import (
@@ -28,10 +28,10 @@ def scenario(state: State) -> Scenario:
     return scenarios().scenarios[state.scenario]
 
 
-def new_state(name: str, turn_limit: int, first_off: bool) -> State:
+def new_state(name: str, turn_limit: int, first_off: bool, combat: str = "crt") -> State:
     """A fresh game: chits on their hexes (3.01), fixed forces placed in reserve."""
     sc = scenarios().scenarios[name]
-    state = State(scenario=name, advanced=sc.advanced, turn_limit=turn_limit, first_off=first_off)
+    state = State(scenario=name, advanced=sc.advanced, turn_limit=turn_limit, first_off=first_off, combat=combat)
     state.ends = {s: "" for s in SEATS}
     state.next_id = {s: 1 for s in SEATS}
     state.lost = {s: 0 for s in SEATS}
@@ -193,7 +193,10 @@ def run(state: State, dice: Dice, events: list[Event]) -> None:
             return
         if state.current < len(state.combats):
             if not state.combats[state.current].result:
-                results.roll(state, state.current, seat, dice, events)
+                if state.combat == "dice":
+                    dicecombat.open_round(state, state.current, seat, dice, events)
+                else:
+                    results.roll(state, state.current, seat, dice, events)
             else:
                 results.finish_combat(state, state.current, events)
                 state.current += 1

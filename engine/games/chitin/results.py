@@ -7,7 +7,14 @@ from engine.core.odds import odds
 from engine.core.odds import result as crt_result
 from engine.core.protocol import Event
 from engine.games.chitin.board import Index, T, describe, geo, in_rear, is_ground, role
-from engine.games.chitin.combat import attackers_of, battle_odds, battles, defenders_of, target_key
+from engine.games.chitin.combat import (
+    attackers_of,
+    battle_dice,
+    battle_odds,
+    battles,
+    defenders_of,
+    target_key,
+)
 from engine.games.chitin.data import crt
 from engine.games.chitin.food import kill
 from engine.games.chitin.movement import enemy_of, fits, group_id
@@ -29,6 +36,7 @@ def lock_in(state: State, seat: str, events: list[Event]) -> None:
     state.combats = []
     for b in battles(state, idx, seat):
         lookup, _ = battle_odds(state, idx, seat, b)
+        dice, rerolls, dfn_strength, _ = battle_dice(state, idx, seat, b)
         att = [c.id for k in b.attackers for c in attackers_of(state, idx, seat, k)]
         dfn = [c.id for k in b.defenders for c in defenders_of(state, idx, seat, k)]
         arrows = [(_spot(state, p.by), _spot(state, target_key(state, idx, p))) for p in b.pairs]
@@ -42,8 +50,11 @@ def lock_in(state: State, seat: str, events: list[Event]) -> None:
             defence=lookup.defence,
             odds=lookup.label,
         )
+        if state.combat == "dice":
+            combat.dice, combat.rerolls, combat.attack, combat.defence = dice, rerolls, dice, dfn_strength
+            combat.odds = f"{dice} dice" + (f", {rerolls} re-roll{'s' if rerolls > 1 else ''}" if rerolls else "")
         state.combats.append(combat)
-        events.append(Event(kind="attack", text=f"{seat} attacks {', '.join(b.defenders)} at {lookup.attack} to {lookup.defence} ({lookup.label})", hexes=tuple(sorted({h for a in combat.arrows for h in a}))))
+        events.append(Event(kind="attack", text=f"{seat} attacks {', '.join(b.defenders)}: {combat.attack} to {combat.defence} ({combat.odds})", hexes=tuple(sorted({h for a in combat.arrows for h in a}))))
     state.plan = []
     state.current = 0
 
@@ -190,6 +201,8 @@ def auto(state: State, task: Task, dice: Dice, events: list[Event]) -> bool:
             state.queue.insert(1, Task(kind="loss", seat=owner, units=[c.id for c in units], n=1, rule="7.066", combat=task.combat))
             return True
         return False
+    if task.kind in ("defend", "press"):
+        return False  # the dice option's choices (dicecombat)
     return not alive(state, task.units) or not vacated(state, task)
 
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from engine.core.dice import Dice
 from engine.core.errors import BadArguments
 from engine.core.protocol import Action, Event, GameConfig, GameRules, Outcome, Prompt, VerbSpec, View
-from engine.games.chitin import explain, flow, movement, results, verbs
+from engine.games.chitin import dicecombat, explain, flow, movement, results, verbs
 from engine.games.chitin.board import DIRS, Index, geo
 from engine.games.chitin.combat import attack_choices, battles, preview, unmet
 from engine.games.chitin.data import scenarios
@@ -20,6 +20,7 @@ from engine.games.chitin.state import Pair, State
 OPTIONS = {
     "turn_limit": "end the game after this many game turns and score it then (0: no limit)",
     "first_off": "the 'first off' endgame of rule 4.05 instead of 4.04 (advanced scenarios)",
+    "combat": "crt (the Combat Results Table, rule 7.06) or dice (step-reduction dice in place of the table)",
 }
 
 _CACHE: OrderedDict[tuple[str, str], list[Action]] = OrderedDict()
@@ -74,7 +75,10 @@ class Chitin(GameRules):
         if limit < 0:
             raise BadArguments("turn_limit must be 0 (no limit) or more")
         first_off = str(config.options.get("first_off", "false")).lower() in ("1", "true", "yes", "on")
-        state = flow.new_state(name, limit, first_off)
+        combat = str(config.options.get("combat", "crt")).lower()
+        if combat not in ("crt", "dice"):
+            raise BadArguments(f"combat must be 'crt' or 'dice', not '{combat}'")
+        state = flow.new_state(name, limit, first_off, combat)
         if not state.picks:
             flow.roll_first(state, dice, [])
         return state
@@ -131,6 +135,10 @@ class Chitin(GameRules):
         if t.kind == "retreat":
             units = results.alive(state, t.units)
             return Prompt(seat=t.seat, verbs=("retreat",), text=f"Retreat the enemy stack in {units[0].hex} one hex", rule=t.rule)
+        if t.kind == "defend":
+            return Prompt(seat=t.seat, verbs=("defend",), text=f"{t.n} hits on your stack: accept them and counter-attack, or retreat (with or without a counter-attack)", rule="7.06")
+        if t.kind == "press":
+            return Prompt(seat=t.seat, verbs=("press",), text=f"The counter-attack scores {t.n} hits: accept them, or retreat with fewer", rule="7.06")
         return Prompt(seat=t.seat, verbs=("advance", "face", "done"), text="You may advance into the vacated hex or change facing; /done when finished", rule="7.066")
 
     # -- legal actions -------------------------------------------------------------------
@@ -190,6 +198,10 @@ class Chitin(GameRules):
         if t.kind == "retreat":
             gid = movement.group_id(results.alive(state, t.units))
             return [_act("retreat", stack=gid, to=d) for d in results.retreat_choices(state, t)]
+        if t.kind == "defend":
+            return [_act("defend", choice=c) for c in dicecombat.defence_choices(state, t, state.active)]
+        if t.kind == "press":
+            return [_act("press", choice=c) for c in dicecombat.attacker_choices(state, t, movement.enemy_of(state, t.seat))]
         out = [_act("advance", stack=h, to=v, dir=d) for h, v in results.advance_choices(state, t) for d in DIRS]
         out += [_act("face", stack=h, dir=d) for h in sorted({c.hex for c in results.alive(state, t.units)}) for d in DIRS]
         return out + [_act("done")]
@@ -288,6 +300,12 @@ class Chitin(GameRules):
             t.n -= 1
             if t.n <= 0:
                 state.queue.pop(0)
+        elif a.verb == "defend":
+            dicecombat.defend(state, t, args["choice"], state.active, dice, events)
+            state.queue.pop(0)
+        elif a.verb == "press":
+            dicecombat.press(state, t, args["choice"], movement.enemy_of(state, seat), events)
+            state.queue.pop(0)
         elif a.verb == "retreat":
             results.do_retreat(state, t, args["to"], events)
             state.queue.pop(0)

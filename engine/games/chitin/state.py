@@ -71,12 +71,15 @@ class Combat(BaseModel):
     odds: str = ""
     die: int = 0
     result: str = ""
+    dice: int = 0
+    """Under ``combat: dice``: the attack's dice and re-roll advantages."""
+    rerolls: int = 0
 
 
 class Task(BaseModel):
     """A decision combat leaves to one player: losses, a retreat, an advance (7.063-7.066)."""
 
-    kind: Literal["loss", "retreat", "advance"]
+    kind: Literal["loss", "retreat", "advance", "defend", "press"]
     seat: str
     units: list[str] = Field(default_factory=list)
     n: int = 0
@@ -92,6 +95,8 @@ class State(BaseModel):
     advanced: bool
     turn_limit: int = 0
     first_off: bool = False
+    combat: str = "crt"
+    """``crt`` (7.06) or ``dice`` (the step-reduction dice of RULINGS)."""
     step: str = "forces"
     turn: int = 0
     active: str = ""

@@ -37,5 +37,9 @@ VERBS = [
     VerbSpec(verb="retreat", help="retreat an enemy stack one hex (or megahex)", rule="7.066", args=(STACK, TO)),
     VerbSpec(verb="advance", help="advance a winning stack into a vacated hex and face it", rule="7.066",
              args=(ArgSpec(name="stack", help="hex of your stack", kind="hex"), TO, DIR)),
+    VerbSpec(verb="defend", help="combat: dice: accept_and_counter, retreat or retreat_and_counter", rule="7.06",
+             args=(ArgSpec(name="choice", help="accept_and_counter, retreat or retreat_and_counter"),)),
+    VerbSpec(verb="press", help="combat: dice: after a counter-attack, accept the hits or retreat", rule="7.06",
+             args=(ArgSpec(name="choice", help="accept or retreat"),)),
     VerbSpec(verb="done", help="finish moving, declaring attacks, or advancing"),
 ]

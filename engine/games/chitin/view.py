@@ -6,7 +6,7 @@ from engine.core.protocol import ArrowView, CounterView, HighlightView, MarkerVi
 from engine.games.chitin import flow
 from engine.games.chitin.board import label
 from engine.games.chitin.food import chit_hex, chits_off, points
-from engine.games.chitin.state import State
+from engine.games.chitin.state import Combat, State
 
 COLOURS = {"Red": "red", "Blue": "blue"}
 
@@ -22,8 +22,7 @@ def build(state: State, viewer: str | None) -> View:
         MarkerView(hex=chit_hex(state, ch), kind="chit-carried" if ch.carrier else "chit", text=f"{ch.letter} {ch.value}")
         for ch in state.chits.values() if chit_hex(state, ch)
     )
-    arrows = [ArrowView(src=a, dst=b, label=f"{cb.odds}" + (f" {cb.die}: {cb.result}" if cb.die else ""))
-              for cb in state.combats for a, b in cb.arrows]
+    arrows = [ArrowView(src=a, dst=b, label=_result(cb)) for cb in state.combats for a, b in cb.arrows]
     arrows += [ArrowView(src=_spot(state, p.by), dst=p.on if p.on != "air" else _spot(state, p.by), label="planned")
                for p in state.plan]
     highlights = [HighlightView(hex=h, kind="moved") for h in dict.fromkeys(state.moved_hexes)]
@@ -35,6 +34,13 @@ def build(state: State, viewer: str | None) -> View:
         arrows=tuple(arrows), highlights=tuple(highlights), boxes=_boxes(state),
         caption=_caption(state), private=_private(state, viewer),
     )
+
+
+def _result(cb: Combat) -> str:
+    """An attack's label: its odds, then the die and the result once rolled."""
+    if cb.die:
+        return f"{cb.odds}, rolled {cb.die}: {cb.result}"
+    return f"{cb.odds}: {cb.result}" if cb.result and cb.result != "none" else cb.odds
 
 
 def _spot(state: State, key: str) -> str:
@@ -65,7 +71,7 @@ def _caption(state: State) -> tuple[str, ...]:
         lines.append("Chits carried off: " + ", ".join(f"{s} {chits_off(state, s)}" for s in flow.SEATS))
     for cb in state.combats:
         if cb.result and cb.result != "none":
-            lines.append(f"{cb.attack} to {cb.defence} ({cb.odds}), rolled {cb.die}: {cb.result}")
+            lines.append(f"{cb.attack} to {cb.defence}: {_result(cb)}")
     if state.over_reason:
         lines.append(f"Game over: {state.over_reason}; winner {state.winner or 'none (draw)'}")
     return tuple(lines)
