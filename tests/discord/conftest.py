@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import shutil
+import tempfile
+from pathlib import Path
 
 import discord
 import pytest
@@ -12,8 +15,21 @@ import yarl
 from bot.core import Core
 from bot.discord.client import HexhiveClient
 from bot.ratelimit import RateLimiter
+from bot.store import Store
 from tests.fakediscord import payloads as P
 from tests.fakediscord.server import FakeDiscord
+
+
+@pytest.fixture
+async def store(tmp_path):
+    """The store in memory-backed storage where the machine has it: these tests commit thousands of times."""
+    shm = Path("/dev/shm")
+    where = Path(tempfile.mkdtemp(dir=shm)) if shm.is_dir() else tmp_path
+    s = await Store.open(where / "test.db")
+    yield s
+    await s.close()
+    if where != tmp_path:
+        shutil.rmtree(where, ignore_errors=True)
 
 
 @pytest.fixture
