@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.core.dice import Dice
+from engine.core.hexes import format_ccrr
 from engine.core.protocol import Event
 from engine.games.chitin import dicecombat, food, movement, results
 from engine.games.chitin.board import Index, describe, geo, in_front, is_combat
@@ -37,7 +38,7 @@ def new_state(name: str, turn_limit: int, first_off: bool, combat: str = "crt") 
     state.lost = {s: 0 for s in SEATS}
     named = board().named
     for letter in sc.chits:
-        state.chits[letter] = Chit(letter=letter, face=chits().lettered[letter], hex=_text(named[f"chit {letter}"]))
+        state.chits[letter] = Chit(letter=letter, face=chits().lettered[letter], hex=format_ccrr(named[f"chit {letter}"]))
     if sc.points:
         state.picks = {s: [] for s in SEATS}
     else:
@@ -45,12 +46,6 @@ def new_state(name: str, turn_limit: int, first_off: bool, combat: str = "crt") 
         for s in SEATS:
             _enlist(state, s, kinds)
     return state
-
-
-def _text(h: object) -> str:
-    from engine.core.hexes import format_ccrr
-
-    return format_ccrr(h)  # type: ignore[arg-type]
 
 
 def _enlist(state: State, seat: str, kinds: list[str]) -> None:

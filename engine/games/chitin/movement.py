@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.core.dice import Dice
 from engine.core.hexes import Hex
 from engine.core.movement import reachable
 from engine.core.protocol import Event
@@ -19,6 +20,7 @@ from engine.games.chitin.board import (
 )
 from engine.games.chitin.combat import stack_attack
 from engine.games.chitin.data import unit_type
+from engine.games.chitin.food import kill
 from engine.games.chitin.state import Counter, State
 
 MAX_UNITS = 3  # 6.05
@@ -331,3 +333,18 @@ def start_movement(state: State, seat: str, events: list[Event]) -> None:
         c.began_disrupted = c.disrupted
     if lost_control:
         events.append(Event(kind="control", text=f"{seat}: out of command control, disrupted this move: {', '.join(sorted(lost_control))} (rule 8.033)"))
+
+
+def overrun(state: State, seat: str, src: str, dst: str, dice: Dice, events: list[Event]) -> None:
+    """7.07: the defenders die in the movement phase; the stack goes on through their hex."""
+    g = geo()
+    idx = Index(state)
+    mine = [c for c in idx.stack(g.hex_of[src], seat) if is_combat(c)]
+    for c in list(idx.ground[g.hex_of[dst]]):
+        kill(state, c, c.units, dice, events, "overrun, rule 7.07")
+    cost = 2 + max(g.terrain_cost(c.type)[g.hex_of[dst]] for c in mine)
+    for c in mine:
+        c.hex, c.mp, c.moved = dst, c.mp - cost, False  # it may move on with what is left
+    events.append(Event(kind="overrun", text=f"{seat} overruns the enemy in {dst} from {src} and moves on through it (rule 7.07)", hexes=(src, dst)))
+    state.moved_hexes.append(dst)
+    state.step, state.face_hex, state.face_charge = "face", dst, False

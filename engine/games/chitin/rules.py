@@ -11,11 +11,13 @@ from engine.core.dice import Dice
 from engine.core.errors import BadArguments
 from engine.core.protocol import Action, Event, GameConfig, GameRules, Outcome, Prompt, VerbSpec, View
 from engine.games.chitin import dicecombat, explain, flow, movement, results, verbs
-from engine.games.chitin.board import DIRS, Index, geo
+from engine.games.chitin.board import DIRS, Index
 from engine.games.chitin.combat import attack_choices, battles, preview, unmet
 from engine.games.chitin.data import scenarios
 from engine.games.chitin.flow import SEATS
+from engine.games.chitin.food import kill
 from engine.games.chitin.state import Pair, State
+from engine.games.chitin.view import build
 
 OPTIONS = {
     "turn_limit": "end the game after this many game turns and score it then (0: no limit)",
@@ -244,7 +246,7 @@ class Chitin(GameRules):
         elif a.verb == "fly":
             movement.do_fly(state, seat, state.counters[args["unit"]], args["to"], events)
         elif a.verb == "overrun":
-            self._overrun(state, seat, args["stack"], args["on"], dice, events)
+            movement.overrun(state, seat, args["stack"], args["on"], dice, events)
         elif a.verb == "face":
             movement.face(state, seat, args["stack"], DIRS.index(args["dir"]), events)
             for c in state.mine(seat):
@@ -252,23 +254,6 @@ class Chitin(GameRules):
                     c.moved, c.mp = True, 0
         else:
             flow.end_movement(state, seat, dice, events)
-
-    def _overrun(self, state: State, seat: str, src: str, dst: str, dice: Dice, events: list[Event]) -> None:
-        """7.07: the defenders die in the movement phase; the stack goes on through their hex."""
-        g = geo()
-        idx = Index(state)
-        from engine.games.chitin.combat import attacking_stack
-        from engine.games.chitin.food import kill
-
-        mine = attacking_stack(idx, seat, g.hex_of[src])
-        for c in list(idx.ground[g.hex_of[dst]]):
-            kill(state, c, c.units, dice, events, "overrun, rule 7.07")
-        cost = 2 + max(g.terrain_cost(c.type)[g.hex_of[dst]] for c in mine)
-        for c in mine:
-            c.hex, c.mp, c.moved = dst, c.mp - cost, False
-        events.append(Event(kind="overrun", text=f"{seat} overruns the enemy in {dst} from {src} and moves on through it (rule 7.07)", hexes=(src, dst)))
-        state.moved_hexes.append(dst)
-        state.step, state.face_hex, state.face_charge = "face", dst, False
 
     def _do_face(self, state: State, seat: str, a: Action, dice: Dice, events: list[Event]) -> None:
         movement.face(state, seat, str(a.args["stack"]), DIRS.index(str(a.args["dir"])), events)
@@ -291,8 +276,6 @@ class Chitin(GameRules):
             events.append(Event(kind="plan", text=f"{seat} cancels the attack by {pair.by} on {pair.on}"))
 
     def _do_combat(self, state: State, seat: str, a: Action, dice: Dice, events: list[Event]) -> None:
-        from engine.games.chitin.food import kill
-
         t = state.queue[0]
         args = {k: str(v) for k, v in a.args.items()}
         if a.verb == "lose":
@@ -333,8 +316,6 @@ class Chitin(GameRules):
     def view(self, state: BaseModel, viewer: str | None) -> View:
         """What ``viewer`` may see."""
         assert isinstance(state, State)
-        from engine.games.chitin.view import build
-
         return build(state, viewer)
 
     def outcome(self, state: BaseModel) -> Outcome | None:
