@@ -125,17 +125,25 @@ def _prompts(s: State) -> list[Prompt]:
         "order": (("order",), "You won the set-up roll: set up first or second?", "3.2"),
         "end": (("defend",), "Choose the end of the map to defend", "3.3"),
         "tower": (("tower",), "Choose the hex of your Tower of Balance", "3.4"),
-        "gods": (("gods",), "Place your three gods in one hex near your end", "3.3"),
-        "place": (
-            ("place", "place_all", "done"),
-            "Place your thirteen Children within seven hexes of your god",
-            "3.3",
-        ),
+        "gods": (("gods",), f"Place your three gods in one hex within three hexes of {_home(s)}", "3.3"),
+        "place": (("place", "place_all", "done"), _placing(s), "3.3"),
         "move": (("move", "transform", "flee", "end"), "Move your Children, then /end", "4.2"),
         "fight": (("fight",), "Choose the next combat to fight", "8.1"),
     }
     verbs_, text, rule = texts[step]
     return [Prompt(seat=s.active, verbs=verbs_, text=text, rule=rule)]
+
+
+def _home(s: State) -> str:
+    end = s.ends.get(s.active, "")
+    return f"the {end} Tower site" if s.options.new_geography else f"the {end} end"
+
+
+def _placing(s: State) -> str:
+    left = len(setup.unplaced(s, s.active))
+    if not left:
+        return "All thirteen Children are placed: /done to confirm"
+    return f"Place your Children within seven hexes of your god ({left} of 13 still to place), or /place_all"
 
 
 def _legal(s: State, seat: str) -> list[Action]:

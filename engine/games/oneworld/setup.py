@@ -220,7 +220,7 @@ def _done(state: State, seat: str, action: Action) -> tuple[State, list[Event]]:
         second = other(seat)
         step = "gods" if not state.options.towers else "tower"
         text = f"{seat} has set up; {second} now sets up (rule 3.4)"
-        return fork(state, active=second, step=step), [Event(kind="setup", text=text)]
+        return fork(state, active=second, step=step), [Event(kind="phase", text=text)]
     # 3.5: the player who set up last moves first.
     text = f"Both gods have set up. Turn 1: {seat} moves first (rule 3.5)"
     return fork(state, active=seat, step="move", turn=1), [Event(kind="phase", text=text)]
