@@ -50,6 +50,15 @@ def chunks(text: str, size: int = MAX_TEXT) -> list[str]:
     return out
 
 
+def done_text(posted: list[Reply], interaction: discord.Interaction) -> str:
+    """The private acknowledgement of a command whose answers were all posted elsewhere."""
+    here = str(interaction.channel_id)
+    places = sorted({r.place for r in posted if r.to == "channel" and r.place.isdigit() and r.place != here})
+    if not places:
+        return "Done."
+    return "Done: see " + ", ".join(f"<#{p}>" for p in places) + "."
+
+
 class Delivery:
     """Posts replies for a client and a core; tracks each game's status message."""
 
@@ -88,7 +97,7 @@ class Delivery:
                 "Sorry, Discord would not let me post in the game's thread; a server manager should check my "
                 "permissions there (docs/discord-setup.md)."))
         elif interaction is not None and not answered:
-            await self.respond(interaction, content="Done.")
+            await self.respond(interaction, content=done_text(done, interaction))
         for gid in games:
             await self.status(gid)
 

@@ -40,7 +40,8 @@ async def test_a_command_is_deferred_privately_then_posted_with_safe_mentions(co
     buttons = [b for row in invite.payload["components"] for b in row["components"]]
     assert [b["label"] for b in buttons] == ["Accept", "Decline"]
     assert all(b["custom_id"].startswith("hh:1:0:") for b in buttons)
-    assert contract.recorder.private() == ["Done."]
+    [done] = contract.recorder.private()
+    assert done.startswith("Done: see <#") and thread.payload["name"]
 
 
 async def test_autocomplete_answers_through_the_tree(contract, core):

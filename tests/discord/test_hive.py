@@ -53,7 +53,7 @@ async def test_a_new_game_is_posted_with_only_the_opponent_pinged(hive):
     allowed = invite["allowed_mentions"]
     assert [u.id for u in allowed.users] == [102] and not allowed.everyone and not allowed.roles
     assert [b.label for b in invite["view"].children] == ["Accept", "Decline"]
-    assert said(i) == ["Done."]
+    assert said(i) == ["Done."]  # posted where the command was given
 
 
 async def test_private_replies_are_ephemeral_followups(hive):
