@@ -26,6 +26,10 @@ async def test_a_whole_toy_game(fake, bot, core):
     sent = await t.click("bob", invite.data, "Accept")
     assert "begins" in texts(sent)
     assert any(f[0].endswith(".png") and f[1].startswith(PNG) for s in sent for f in s.files)
+    status = next(s for s in t.in_channel(thread) if s.content.startswith("**Status"))
+    live_status = fake.messages[status.data["id"]]["content"]
+    assert "turn 1, guess" in live_status and "Clock: the decision is due <t:" in live_status
+    assert "a private choice" in live_status
     seats = core.live[gid].seats
     name_of = {"101": "alice", "102": "bob"}
     rounds = 0
