@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.core.protocol import ArrowView, CounterView, HighlightView, MarkerView, View
 from engine.games.oneworld.combat import describe
-from engine.games.oneworld.state import SEATS, State
+from engine.games.oneworld.state import SEATS, State, other
 
 COLOURS = {"BORG": "dark", "CHEZ": "light"}
 
@@ -38,7 +38,7 @@ def build(state: State, viewer: str | None) -> View:
         title="OneWorld",
         turn=state.turn,
         phase=STEP_NAMES[state.step],
-        active=state.active if state.step != "over" else "",
+        active=_deciding(state),
         sides=dict(COLOURS),
         counters=tuple(_counters(state)),
         markers=tuple(_markers(state)),
@@ -48,6 +48,12 @@ def build(state: State, viewer: str | None) -> View:
         caption=tuple(_caption(state)),
         private=tuple(_private(state, viewer)),
     )
+
+
+def _deciding(state: State) -> str:
+    if state.step == "over":
+        return ""
+    return other(state.active) if state.step == "accost_god" else state.active
 
 
 def _counters(state: State) -> list[CounterView]:
