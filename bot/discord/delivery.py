@@ -84,7 +84,7 @@ class Delivery:
                     await self.respond(interaction, **await self._message(r))
                     answered = True
                 else:
-                    await self._post(r)
+                    answered = await self._post(r, interaction) or answered
                 done.append(r)
             except discord.HTTPException as exc:
                 log.warning("could not deliver a %s reply (HTTP %s, code %s)", r.to, exc.status, exc.code)
@@ -110,19 +110,24 @@ class Delivery:
         else:
             await interaction.response.send_message(ephemeral=True, **kwargs)
 
-    async def _post(self, r: Reply) -> None:
+    async def _post(self, r: Reply, interaction: discord.Interaction | None = None) -> bool:
+        """Post in a channel or a DM; True when it went to the interacting member privately instead."""
         if r.to == "channel" and not r.place.startswith("dm:"):
             await self.send(self.client.get_partial_messageable(int(r.place)), r)
-            return
+            return False
         user = r.user if r.to != "channel" else r.place.removeprefix("dm:")
         if not user.isdigit():
             log.warning("a reply for %r has no Discord user to go to", user)
-            return
+            return False
         try:
             dm = await self.client.create_dm(discord.Object(int(user)))
             await self.send(dm, r)
         except discord.Forbidden:
+            if not r.secret_prompt and interaction is not None and str(interaction.user.id) == user:
+                await self.respond(interaction, **await self._message(r))
+                return True
             await self.dm_closed(r, user)
+        return False
 
     async def send(self, target: discord.abc.Messageable, r: Reply) -> None:
         """Send one reply to a channel or DM, cut into messages; files and buttons go with the last."""

@@ -84,6 +84,8 @@ async def secret_round(t: Table, fake, thread: str, n: int) -> None:
     assert not leaks(fake, start)
     sent = await t.click("bob", panel.data, "even")
     assert "sealed" in texts(ephemeral(sent))
+    assert "you guessed even" in texts(ephemeral(sent))
+    assert "could not send you a direct message" not in texts(t.in_channel(thread))
     reveal = texts(sent)
     assert "A guessed odd, B guessed even" in reveal
     stale = await t.click("alice", dm[-1].data, "even")
