@@ -30,13 +30,8 @@ def _check(state) -> None:
     for c in state.children:
         if c.where == "map" and c.hex in towers:
             assert state.tower_hex.get(c.side) == c.hex or state.options.non_aligned_towers, c
-    if state.step == "move":
-        assert (
-            not any(
-                len({c.side for c in state.in_hex(h)}) == 2 for h in {c.hex for c in state.on_map("BORG")}
-            )
-            or state.moved
-        )
+    if state.step == "move" and not state.moved:
+        assert contested(state) == [], "every combat is fought to its end before the next turn (8.3)"
     for p in RULES.pending(state):
         assert RULES.legal_actions(state, p.seat), f"{p.seat} must '{p.text}' but cannot"
 
