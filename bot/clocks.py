@@ -133,6 +133,8 @@ class ClockKeeper:
     core: Core
     now: Callable[[], datetime] = _utcnow
     states: dict[int, ClockState] = field(default_factory=dict)
+    changed: set[int] = field(default_factory=set)
+    """Games whose clock changed since the transport last looked (their status lines need redrawing)."""
 
     async def start(self) -> list[Reply]:
         """Load the clocks; extend them by the time the bot was down and say so in each game."""
@@ -158,6 +160,7 @@ class ClockKeeper:
                 if g is None or st.expired or st.paused_since is not None:
                     continue
                 self.states[gid] = extend(st, gap)
+                self.changed.add(gid)
                 await self._save(gid)
                 what = f"extended the clock of game #{gid} by {span(gap)}"
                 await self.core.store.add_modlog(gid, CLOCK_USER, what, "the bot was down", now)
@@ -192,6 +195,7 @@ class ClockKeeper:
             return []
         if new != old:
             self.states[g.id] = new
+            self.changed.add(g.id)
             async with self.core.store.transaction():
                 await self._save(g.id)
         out: list[Reply] = []
@@ -246,6 +250,11 @@ class ClockKeeper:
             args = {k: str(v) for k, v in a.args.items()} | {"game": str(g.id), "as": seat}
             cmd = Command(user=live.user_of(seat), place=live.row.place, name=a.verb, args=args, display="clock")
             out += await self.core.handle(cmd)
+        return out
+
+    def take_changed(self) -> set[int]:
+        """The games whose clock changed since the last call."""
+        out, self.changed = self.changed, set()
         return out
 
     def line(self, gid: int) -> str:

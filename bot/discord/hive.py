@@ -93,7 +93,7 @@ class Hive:
         self.limiter.forget_idle()
         out = await self.keeper.tick()
         await self.delivery.deliver(out)
-        for gid in list(self.core.live):
+        for gid in sorted(self.keeper.take_changed() - {r.game_id for r in out}):
             await self.delivery.status(gid)
 
     async def too_fast(self, interaction: discord.Interaction) -> bool:

@@ -233,3 +233,19 @@ async def test_game_options_are_completed_by_name(hive):
     assert [c.value for c in await ac.option_words(i, "p")] == ["pile:"]
     assert [c.value for c in await ac.option_words(i, "pile:5")] == ["pile:5"]
     assert await ac.option_words(mock_interaction(hive, namespace={"game": "nosuch"}), "p") == []
+
+
+async def test_a_clock_tick_redraws_the_status_of_a_paused_game(core):
+    from bot.clocks import ClockKeeper
+
+    keeper = ClockKeeper(core)
+    hive = Hive(mock_client(), core, limiter=RateLimiter(burst=1000), render=png, keeper=keeper)
+    gid = await started(hive)
+    await core.handle_line("104", str(THREAD), "/mod pause", is_moderator=True)
+    before = await core.store.place_settings(f"discord:status:{gid}")
+    assert "stopped" not in before["text"]
+    await hive.tick()
+    record = await core.store.place_settings(f"discord:status:{gid}")
+    assert "Paused" in record["text"] and "stopped while the game is paused" in record["text"]
+    edits = hive.client.get_partial_messageable(THREAD).get_partial_message.return_value.edit
+    assert "stopped while the game is paused" in edits.call_args.kwargs["content"]
