@@ -164,7 +164,8 @@ def test_8_5_recovery_even_roll_turns_the_assault_squad_into_a_demolition_squad(
     s, ev = _recovery_position(4)
     a1 = s.unit("A1")
     assert a1.kind == "demolition" and a1.charges == 3 and not s.caches  # 2 + its own 1, at most 3
-    assert "rule 8.5" in ev[0].text
+    assert ev[0].text == ("Assault Squad A1 rolls 4: it is now a Demolition Squad with 3 charges for any pattern "
+                          "(rule 8.5)")
     s, _ = play(s, M, "done")
     assert s.step == "h_combat" and legal(s, M, "attack")  # it may attack that turn
     s, _ = play(s, M, "done")

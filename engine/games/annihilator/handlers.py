@@ -117,15 +117,16 @@ def advance(state: State, action: Action, dice: Dice) -> list[Event]:
 def recover(state: State, action: Action, dice: Dice) -> list[Event]:
     """8.5: an Assault Squad tries to recover a fallen Demolition Squad's charges."""
     u = state.unit(_arg(action, "unit"))
+    name = u.describe()
     cache = state.caches.pop(u.hex)
     die = dice.roll(6, f"{u.id} recovers charges in {u.hex}")
     if die % 2 == 1:
-        text = f"{u.describe()} rolls {die}: the charges in {u.hex} are lost for good (rule 8.5)"
+        text = f"{name} rolls {die}: the charges in {u.hex} are lost for good (rule 8.5)"
     else:
         own = u.charges
         u.kind = "demolition"
         u.charges = min(3, cache + own)
-        text = (f"{u.describe()} rolls {die}: it is now a Demolition Squad with {u.charges} charges "
+        text = (f"{name} rolls {die}: it is now a Demolition Squad with {u.charges} charges "
                 "for any pattern (rule 8.5)")
     return [Event(kind="recover", text=text, hexes=(u.hex,))]
 
