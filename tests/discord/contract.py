@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +30,8 @@ class Call:
     path: str
     payload: Any
     files: list[str]
+    at: float = 0.0
+    """``time.perf_counter()`` when it was made."""
 
 
 def _payload(payload: Any, multipart: Any, form: Any) -> Any:
@@ -46,7 +49,7 @@ class Recorder(AsyncWebhookAdapter):
         self.calls: list[Call] = []
 
     def _record(self, method: str, path: str, payload: Any, files: Any) -> Call:
-        call = Call(method, path, payload, [f.filename for f in files or []])
+        call = Call(method, path, payload, [f.filename for f in files or []], time.perf_counter())
         self.calls.append(call)
         return call
 
