@@ -6,7 +6,8 @@ import pytest
 
 from engine.core.dice import FixedDice
 from engine.core.errors import IllegalAction
-from engine.games.chitin.board import Index, defence
+from engine.games.chitin import movement
+from engine.games.chitin.board import Index, defence, geo
 from engine.games.chitin.combat import battle_odds, battles
 from engine.games.chitin.food import add_body, kill
 from engine.games.chitin.state import Pair, State
@@ -201,6 +202,9 @@ def test_8_022_charge_doubles_strength_before_adds_and_8_026_the_illustration() 
     s = begin(s)
     assert s.counters["R1"].mp == 4 and not s.counters["R1"].disrupted  # 8.026: under command control
     assert "0810" in destinations(s, "Red", "R1", verb="charge")
+    reach = movement.reach(s, Index(s), "Red", [s.counters["R1"]], geo().hex_of["0808"], bonus=2)
+    assert max(reach.values()) == 6  # its normal move of 4 plus 2 for the charge
+    assert [h for h, cost in reach.items() if cost > 4 and h in destinations(s, "Red", "R1", verb="charge")]
     s, _ = act(s, "Red", "charge", stack="R1", to="0810")
     s, _ = act(s, "Red", "face", stack="0810", dir="S")
     s, _ = act(s, "Red", "done")

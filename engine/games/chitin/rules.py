@@ -113,7 +113,9 @@ class Chitin(GameRules):
             low = movement.enemy_of(state, state.high)
             return [Prompt(seat=low, verbs=("choose",), text=f"{state.high} moves first: choose your end of the map", rule="3.02")]
         if s == "move":
-            return [Prompt(seat=state.active, verbs=("move", "charge", "fly", "overrun", "face", "done"), text="Move your units; /done when finished", rule="6.0")]
+            # charge and fly stay listed in the basic game so that trying them explains rule 8.0
+            verbs = ("move", "charge", "fly", "overrun", "face", "done")
+            return [Prompt(seat=state.active, verbs=verbs, text="Move your units, one counter or stack at a time; /done when finished", rule="6.0")]
         if s == "face":
             return [Prompt(seat=state.active, verbs=("face",), text=f"Face the stack in {state.face_hex}", rule="6.06")]
         if s == "attack":
