@@ -31,7 +31,7 @@ def as_choices(values: Iterable[str], typed: str = "") -> Choices:
     return [app_commands.Choice(name=v[:MAX_NAME], value=v[:MAX_NAME]) for v in vals[:MAX_CHOICES]]
 
 
-def given(interaction: discord.Interaction, names: dict[str, str] | None = None) -> dict[str, str]:
+def given(interaction: discord.Interaction) -> dict[str, str]:
     """The options already filled in, as text."""
     out = {}
     for k, v in interaction.namespace:

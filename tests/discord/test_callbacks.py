@@ -142,3 +142,18 @@ async def test_games_are_not_started_in_direct_messages(tree):
     await command(tree, "resolve dice").callback(i, o0=user(102))
     assert hive.calls == []
     assert "server channel" in i.response.send_message.call_args.kwargs["content"]
+
+
+def test_a_verb_shared_by_games_requires_only_what_all_of_them_require():
+    from bot.discord.orders import VerbInfo, _merge
+    from engine.core.protocol import ArgSpec, VerbSpec
+
+    merged: dict[str, VerbInfo] = {}
+    _merge(merged, "one", VerbSpec(verb="move", help="move", args=(ArgSpec(name="unit", help="u"),
+                                                                     ArgSpec(name="to", help="t"))))
+    _merge(merged, "two", VerbSpec(verb="move", help="move", args=(ArgSpec(name="unit", help="u"),
+                                                                     ArgSpec(name="dir", help="d"))))
+    _merge(merged, "two", VerbSpec(verb="Bad Name", help="x"))
+    _merge(merged, "two", VerbSpec(verb="game", help="x"))
+    assert {k: r for k, (_, r) in merged["move"].args.items()} == {"unit": True, "to": False, "dir": False}
+    assert merged["move"].games == ["one", "two"] and set(merged) == {"move"}
