@@ -105,10 +105,13 @@ class Delivery:
         """An ephemeral answer to an interaction, whether or not it was deferred."""
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         kwargs = {k: v for k, v in kwargs.items() if v is not None}
-        if interaction.response.is_done():
-            await interaction.followup.send(ephemeral=True, **kwargs)
-        else:
-            await interaction.response.send_message(ephemeral=True, **kwargs)
+        parts = chunks(kwargs.pop("content", ""))
+        for n, text in enumerate(parts):
+            extra = kwargs if n == len(parts) - 1 else {"allowed_mentions": kwargs["allowed_mentions"]}
+            if interaction.response.is_done():
+                await interaction.followup.send(content=text, ephemeral=True, **extra)
+            else:
+                await interaction.response.send_message(content=text, ephemeral=True, **extra)
 
     async def _post(self, r: Reply, interaction: discord.Interaction | None = None) -> bool:
         """Post in a channel or a DM; True when it went to the interacting member privately instead."""

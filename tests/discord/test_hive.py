@@ -249,3 +249,9 @@ async def test_a_clock_tick_redraws_the_status_of_a_paused_game(core):
     assert "Paused" in record["text"] and "stopped while the game is paused" in record["text"]
     edits = hive.client.get_partial_messageable(THREAD).get_partial_message.return_value.edit
     assert "stopped while the game is paused" in edits.call_args.kwargs["content"]
+
+
+async def test_long_private_answers_come_in_several_messages(hive):
+    i = mock_interaction(hive)
+    await hive.delivery.respond(i, content="\n".join("x" * 99 for _ in range(50)))
+    assert len(said(i)) == 3 and all(len(t) <= 2000 for t in said(i))
