@@ -35,3 +35,10 @@ async def test_serve_syncs_to_the_dev_guild_and_stops_on_sigterm(fake, tmp_path,
 async def test_serve_without_a_token_refuses_to_start(tmp_path):
     settings = Settings(_env_file=None, database=tmp_path / "bot.db")
     assert await serve(settings) == 2
+
+
+async def test_a_refused_token_stops_with_a_clear_line_and_no_token(fake, tmp_path, caplog):
+    fake.refused_tokens.add(TOKEN)
+    settings = Settings(_env_file=None, discord_token=SecretStr(TOKEN), database=tmp_path / "bot.db")
+    assert await asyncio.wait_for(serve(settings), timeout=15) == 2
+    assert "refused the token" in caplog.text and TOKEN not in caplog.text

@@ -54,6 +54,7 @@ class FakeDiscord:
         self.channels: dict[str, dict[str, Any]] = {str(P.CHANNEL_ID): P.text_channel()}
         self.messages: dict[str, dict[str, Any]] = {}
         self.closed_dms: set[str] = set()
+        self.refused_tokens: set[str] = set()
         self.dm_of: dict[str, str] = {}
         self.users: dict[str, dict[str, Any]] = {}
         self.commands: dict[str, list[dict[str, Any]]] = {}
@@ -133,6 +134,8 @@ class FakeDiscord:
         body, files = await _body(request)
         path = "/" + request.match_info["tail"]
         self.requests.append(Request(request.method, path, body, files))
+        if request.headers.get("Authorization", "").removeprefix("Bot ") in self.refused_tokens:
+            return _json({"message": "401: Unauthorized", "code": 0}, 401)
         parts = path.strip("/").split("/")
         handler = self._route(request.method, parts)
         if handler is None:
