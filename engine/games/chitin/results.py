@@ -6,7 +6,7 @@ from engine.core.dice import Dice
 from engine.core.odds import odds
 from engine.core.odds import result as crt_result
 from engine.core.protocol import Event
-from engine.games.chitin.board import Index, T, describe, geo, in_rear, is_ground, role
+from engine.games.chitin.board import DIRS, Index, T, describe, geo, in_rear, is_ground, role
 from engine.games.chitin.combat import (
     attackers_of,
     battle_dice,
@@ -170,9 +170,14 @@ def advance_choices(state: State, task: Task) -> list[tuple[str, str]]:
     return out
 
 
-def task_stack(state: State, task: Task, h: str) -> list[Counter]:
-    """The task's counters standing in ``h``."""
-    return [c for c in alive(state, task.units) if c.hex == h]
+def do_advance(state: State, task: Task, src: str, to: str, facing: int, events: list[Event]) -> None:
+    """7.066: the winner's stack from ``src`` moves into the vacated hex and takes a facing."""
+    moving = {c.id for c in alive(state, task.units) if c.hex == src}
+    for c in state.counters.values():
+        if c.id in moving or (c.where == "map" and c.hex == to and c.side == task.seat and is_ground(c)):
+            c.hex, c.facing = to, facing  # 6.06: one facing for the whole stack
+    task.units = [i for i in task.units if i not in moving]
+    events.append(Event(kind="advance", text=f"{task.seat} advances from {src} into {to}, facing {DIRS[facing]} (rule 7.066)", hexes=(src, to)))
 
 
 def auto(state: State, task: Task, dice: Dice, events: list[Event]) -> bool:

@@ -295,12 +295,7 @@ class Chitin(GameRules):
             results.do_retreat(state, t, args["to"], events)
             state.queue.pop(0)
         elif a.verb == "advance":
-            moving = results.task_stack(state, t, args["stack"])
-            for c in moving:
-                c.hex = args["to"]
-            movement.face(state, seat, args["to"], DIRS.index(args["dir"]), events)
-            events[-1] = Event(kind="advance", text=f"{seat} advances from {args['stack']} into {args['to']}, facing {args['dir']} (rule 7.066)", hexes=(args["stack"], args["to"]))
-            t.units = [i for i in t.units if i not in {c.id for c in moving}]
+            results.do_advance(state, t, args["stack"], args["to"], DIRS.index(args["dir"]), events)
         elif a.verb == "face":
             movement.face(state, seat, args["stack"], DIRS.index(args["dir"]), events)
             t.units = [i for i in t.units if state.counters[i].hex != args["stack"]]
