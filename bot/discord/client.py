@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from typing import Any, Final, Literal
 
 import discord
@@ -23,6 +24,7 @@ log = logging.getLogger("hexhive.discord")
 
 THREAD_ARCHIVE_MINUTES: Final[Literal[10080]] = 10080
 MAX_COMMANDS = 100
+TRAILING_ID = re.compile(r"(?<= vs )(\d+)$")
 
 
 class HexhiveTree(app_commands.CommandTree):
@@ -119,6 +121,7 @@ class HexhiveClient(discord.Client):
                 channel = channel.parent
             if not isinstance(channel, discord.TextChannel):
                 return parent
+            title = TRAILING_ID.sub(lambda m: self.hive.names.get(m.group(1), m.group(1)), title)
             thread = await channel.create_thread(name=title[:100], type=discord.ChannelType.public_thread,
                                                  auto_archive_duration=THREAD_ARCHIVE_MINUTES)
             return str(thread.id)

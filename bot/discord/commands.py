@@ -44,6 +44,7 @@ def build_game() -> app_commands.Group:
                   options: str | None = None, seed: str | None = None) -> None:
         if await refuse_outside_servers(interaction):
             return
+        hive_of(interaction).remember(opponent)
         args = args_of(game=game, opponent=opponent, scenario=scenario, seat=seat, clock=clock,
                        on_timeout=on_timeout, seed=seed)
         await hive_of(interaction).run(interaction, "game new", extra_options(options) | args)

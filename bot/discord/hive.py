@@ -36,6 +36,8 @@ class Hive:
         if render is not None:
             kwargs["render"] = render
         self.delivery = Delivery(client, core, **kwargs)
+        self.names: dict[str, str] = {}
+        """Display names of members named in recent commands (for thread titles)."""
         self._inflight = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -66,6 +68,12 @@ class Hive:
             await self.delivery.deliver(replies, interaction)
             await self.after(replies)
             return replies
+
+    def remember(self, user: discord.abc.User) -> None:
+        """Note a member's display name, so titles can show it instead of an id."""
+        if len(self.names) > 10_000:
+            self.names.clear()
+        self.names[str(user.id)] = user.display_name
 
     async def run_line(self, interaction: discord.Interaction, line: str) -> list[Reply]:
         """Run a console-style command line (a button's command) as the member who clicked."""

@@ -19,6 +19,7 @@ async def test_a_whole_toy_game(fake, bot, core):
     invite = next(s for s in sent if "challenges you" in s.content)
     thread = invite.channel
     assert fake.channels[thread]["type"] == 11 and fake.channels[thread]["parent_id"] == str(P.CHANNEL_ID)
+    assert fake.channels[thread]["name"] == "Toy: Alice vs Bob"
     assert invite.allowed_mentions["users"] == [BOB] and invite.allowed_mentions["parse"] == []
     assert any(s.content.startswith("**Status of game #") for s in t.in_channel(thread))
     gid = next(iter(core.live))
