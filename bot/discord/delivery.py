@@ -124,7 +124,7 @@ class Delivery:
             return False
         try:
             dm = await self.client.create_dm(discord.Object(int(user)))
-            await self.send(dm, r)
+            await self.send(dm, self._with_thread_link(r))
         except discord.Forbidden:
             if not r.secret_prompt and interaction is not None and str(interaction.user.id) == user:
                 await self.respond(interaction, **await self._message(r))
@@ -181,6 +181,13 @@ class Delivery:
         if view is not None:
             kwargs["view"] = view
         await self.client.get_partial_messageable(int(place)).send(**kwargs)
+
+    def _with_thread_link(self, r: Reply) -> Reply:
+        """A direct message about a game says where the game is played."""
+        place = self._game_place(r) if r.game_id is not None else None
+        if place is None:
+            return r
+        return r.model_copy(update={"text": f"{r.text}\n(game #{r.game_id}: <#{place}>)"})
 
     def _game_place(self, r: Reply) -> str | None:
         g = self.core.live.get(r.game_id) if r.game_id is not None else None

@@ -73,7 +73,7 @@ async def secret_round(t: Table, fake, thread: str, n: int) -> None:
                  and P.buttons_of(s.data)[0]["label"] == "Choose privately"]
     assert len(panel_msg) == n
     dm = [s for s in t.dms_to("alice") if P.buttons_of(s.data)]
-    assert len(dm) == n
+    assert len(dm) == n and f"<#{thread}>" in dm[-1].content
     sent = await t.click("alice", dm[-1].data, "odd")
     assert "sealed" in texts(ephemeral(sent))
     assert "has chosen" in texts(t.in_channel(thread)[-3:])
