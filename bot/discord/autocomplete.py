@@ -58,6 +58,15 @@ async def game_names(interaction: discord.Interaction, current: str) -> Choices:
     return as_choices([n for n in registry.names() if n not in ("dice", "assault")], current)
 
 
+CLOCKS = ("24h", "48h", "72h", "5d", "7d", "none")
+
+
+async def clocks(interaction: discord.Interaction, current: str) -> Choices:
+    """Usual time controls; anything like ``36h`` or ``4d`` is accepted too."""
+    typed = current.strip()
+    return as_choices(([typed] if typed and typed not in CLOCKS else []) + list(CLOCKS), typed)
+
+
 async def scenarios(interaction: discord.Interaction, current: str) -> Choices:
     """The scenarios of the game chosen in this command."""
     rules = _chosen_rules(interaction)

@@ -37,7 +37,8 @@ def build_game() -> app_commands.Group:
                            seat="the side you play", clock="time per decision: 72h, 3d or none",
                            on_timeout="what happens when the clock runs out",
                            options="game options as name:value words", seed="fixed dice seed (moderators only)")
-    @app_commands.autocomplete(game=ac.game_names, scenario=ac.scenarios, seat=ac.seats, options=ac.option_words)
+    @app_commands.autocomplete(game=ac.game_names, scenario=ac.scenarios, seat=ac.seats, options=ac.option_words,
+                               clock=ac.clocks)
     async def new(interaction: discord.Interaction, game: str, opponent: discord.User,
                   scenario: str | None = None, seat: str | None = None, clock: str | None = None,
                   on_timeout: Literal["nothing", "default", "forfeit"] | None = None,

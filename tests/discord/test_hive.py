@@ -255,3 +255,9 @@ async def test_long_private_answers_come_in_several_messages(hive):
     i = mock_interaction(hive)
     await hive.delivery.respond(i, content="\n".join("x" * 99 for _ in range(50)))
     assert len(said(i)) == 3 and all(len(t) <= 2000 for t in said(i))
+
+
+async def test_clock_choices_keep_what_was_typed():
+    assert [c.value for c in await ac.clocks(None, "")] == list(ac.CLOCKS)
+    assert [c.value for c in await ac.clocks(None, "36h")] == ["36h"]
+    assert [c.value for c in await ac.clocks(None, "7")] == ["7", "72h", "7d"]
