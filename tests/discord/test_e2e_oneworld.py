@@ -13,7 +13,6 @@ from engine.core.protocol import Action, GameConfig
 from tests.discord.actors import BOB, Table, ephemeral, texts
 from tests.fakediscord import payloads as P
 
-SEED = "seed-1"  # the first seed the core fixture hands out
 MAX_ACTIONS = 250
 
 
@@ -23,12 +22,12 @@ def oneworld():
     return registry.get("oneworld")
 
 
-def plan(rules, config: GameConfig, tries: int = 12) -> tuple[int, list[tuple[str, Action]]]:
+def plan(rules, config: GameConfig, seed: str, key: str, tries: int = 12) -> tuple[int, list[tuple[str, Action]]]:
     """The shortest of a few seeded random lines of play that reach a sealed choice, found offline."""
     best: tuple[int, list[tuple[str, Action]]] | None = None
     for rng_seed in range(tries):
         limit = len(best[1]) if best else MAX_ACTIONS
-        line = _line(rules, config, random.Random(rng_seed), limit)
+        line = _line(rules, config, seed, key, random.Random(rng_seed), limit)
         if line is not None:
             best = (rng_seed, line)
     if best is None:
@@ -36,8 +35,8 @@ def plan(rules, config: GameConfig, tries: int = 12) -> tuple[int, list[tuple[st
     return best
 
 
-def _line(rules, config: GameConfig, rng: random.Random, limit: int) -> list[tuple[str, Action]] | None:
-    state = rules.setup(config, SeededDice(SEED, 0, "main"))
+def _line(rules, config: GameConfig, seed: str, key: str, rng: random.Random, limit: int) -> list[tuple[str, Action]] | None:
+    state = rules.setup(config, SeededDice(seed, 0, "main"))
     line: list[tuple[str, Action]] = []
     for seq in range(1, limit):
         prompts = rules.pending(state)
@@ -48,7 +47,7 @@ def _line(rules, config: GameConfig, rng: random.Random, limit: int) -> list[tup
         p = rng.choice(prompts)
         a = rng.choice(rules.legal_actions(state, p.seat))
         line.append((p.seat, a))
-        state, _ = rules.apply(state, p.seat, a, SeededDice(SEED, seq, "main"))
+        state, _ = rules.apply(state, p.seat, a, SeededDice(seed, seq, key))
     return None
 
 
@@ -63,7 +62,7 @@ async def test_oneworld_on_discord(fake, bot, core):
     assert "begins" in texts(sent)
     g = core.live[gid]
     user_name = {g.user_of(s): n for s, n in zip(rules.seats, ("alice", "bob"), strict=True)}
-    rng_seed, line = plan(rules, g.config)
+    rng_seed, line = plan(rules, g.config, g.row.seed, g.dice_key)
     completed: set[str] = set()
     for seat, action in line:
         who = user_name[g.user_of(seat)]
