@@ -64,7 +64,7 @@ def test_refusals_name_the_unit_the_hex_and_the_rule() -> None:
         act(s, "Red", "move", stack="R1", to="0101")
     text = str(err.value)
     assert "movement points" in text and "R1" in text and "rule" in text
-    with pytest.raises(IllegalAction, match="not yours"):
+    with pytest.raises(IllegalAction, match="is a Blue counter; you command the Red hive"):
         act(s, "Red", "move", stack="B1", to="0101")
     with pytest.raises(IllegalAction, match="own \\(north\\) end"):
         act(s, "Red", "move", stack="R1", to="off")

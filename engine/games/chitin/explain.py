@@ -37,7 +37,7 @@ def _counters(state: State, seat: str, gid: str) -> tuple[list[Counter], str]:
         if c is None:
             return [], f"There is no counter {i}; counters are named like R3 or B12"
         if c.side != seat:
-            return [], f"{describe(c)} is not yours"
+            return [], f"{describe(c)} is a {c.side} counter; you command the {seat} hive"
         out.append(c)
     return out, ""
 
