@@ -85,6 +85,8 @@ def _gods(state: State, seat: str, action: Action) -> str:
     if text in setup.tower_sites(state):
         return f"The gods cannot sit in {text}, a Tower of Balance hex (rule 5.5)"
     end = state.ends[seat]
+    if state.options.new_geography:
+        return f"{text} is more than three hexes from the {end} Tower site (rules 3.3, 12.0 New Geography)"
     return f"{text} is more than three hexes from your {end} end; the gods sit within three (rule 3.3)"
 
 
