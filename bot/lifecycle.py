@@ -74,17 +74,29 @@ def game_help(g: Live, user: str) -> str:
     lines = [f"Game #{g.id}: {g.rules.title} ({g.row.status})."]
     if g.state is not None:
         for p in g.pending():
-            who = "You" if g.user_of(p.seat) == user else f"{g.name_of(p.seat)} ({p.seat})"
+            mine = g.user_of(p.seat) == user
+            who = "You" if mine else f"{g.name_of(p.seat)} ({p.seat})"
             rule = f" (rule {p.rule})" if p.rule else ""
             verbs = ", ".join("/" + v for v in p.verbs)
-            lines.append(f"- {who}: {p.text}{rule}. Answer with {verbs}." if who == "You" or not p.secret
+            lines.append(f"- {who}: {p.text}{rule}. Answer with {verbs}." if mine or not p.secret
                          else f"- {who}: a private choice{rule}.")
+            if mine:
+                lines += _examples(g, p.seat, p.verbs)
     lines.append("Orders of this game:")
     for v in g.rules.verbs():
         args = " ".join(f"{a.name}:{a.kind.upper()}" if a.required else f"[{a.name}:{a.kind.upper()}]" for a in v.args)
         rule = f" (rule {v.rule})" if v.rule else ""
         lines.append(f"  /{v.verb} {args}  {v.help}{rule}".rstrip())
     return "\n".join(lines)
+
+
+def _examples(g: Live, seat: str, verbs: tuple[str, ...], limit: int = 8) -> list[str]:
+    assert g.state is not None
+    legal = [a for a in g.rules.legal_actions(g.state, seat) if a.verb in verbs]
+    shown = [f"    {a.text()}" for a in legal[:limit]]
+    if len(legal) > limit:
+        shown.append(f"    ... {len(legal) - limit} more; autocomplete offers them all")
+    return (["  For example:"] + shown) if shown else []
 
 
 # --- new game, accept, decline -----------------------------------------------------------------------
