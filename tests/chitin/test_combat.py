@@ -252,3 +252,17 @@ def test_7_07_no_overrun_below_six_to_one() -> None:
     put(s, "B1", "TR1", nb(X, "S"))
     s = begin(s)
     assert not legal(s, "Red", "overrun")
+
+
+def test_7_07_a_stack_may_move_up_then_overrun_and_go_on() -> None:
+    s = position()
+    put(s, "R1", "TR3", nb(nb(X, "N"), "N"), face="S")
+    put(s, "B1", "W", nb(X, "S"))
+    s = begin(s)
+    assert not legal(s, "Red", "overrun")
+    s, _ = act(s, "Red", "move", stack="R1", to=X)
+    s, _ = act(s, "Red", "face", stack=X, dir="S")
+    assert s.counters["R1"].mp == 4
+    s, ev = act(s, "Red", "overrun", stack=X, on=nb(X, "S"))  # 6 to 1
+    assert s.counters["B1"].where == "dead" and s.counters["R1"].mp == 1
+    assert any("rule 7.07" in e.text for e in ev)
