@@ -150,6 +150,11 @@ def test_keen_playouts_fight_and_keep_the_invariants() -> None:
             kinds.update(k)
             verbs.update(a.verb for _, a, _ in log)
             assert RULES.outcome(state) is not None or len(log) == 1500
+    for seed in range(2):
+        _, state, log, k = keen_game("armageddon", seed, {"turn_limit": 3})
+        kinds.update(k)
+        verbs.update(a.verb for _, a, _ in log)
+        assert RULES.outcome(state) is not None
     assert kinds["combat"] > 20 and kinds["loss"] > 10
     assert {"attack", "lose", "retreat", "advance", "charge", "fly"} <= set(verbs), verbs
 
