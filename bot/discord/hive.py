@@ -65,8 +65,10 @@ class Hive:
                 await interaction.response.defer(ephemeral=True, thinking=True)
             cmd = await command_of(interaction, self.core.store, name, args)
             replies = await self.core.handle(cmd)
+            timed = await self.clocks_for(replies)
             await self.delivery.deliver(replies, interaction)
-            await self.after(replies)
+            await self.delivery.deliver(timed)
+            await self.redraw_changed_clocks(replies + timed)
             return replies
 
     def remember(self, user: discord.abc.User) -> None:
@@ -84,15 +86,17 @@ class Hive:
             return []
         return await self.run(interaction, name, args)
 
-    async def after(self, replies: list[Reply]) -> None:
-        """Start or move the clocks of the games a command touched."""
+    async def clocks_for(self, replies: list[Reply]) -> list[Reply]:
+        """Start or move the clocks of the games a command touched (before its replies are posted,
+        so the status message shows the new deadline at once)."""
         if self.keeper is None:
-            return
+            return []
+        out: list[Reply] = []
         for gid in sorted({r.game_id for r in replies if r.game_id is not None}):
             g = self.core.live.get(gid)
             if g is not None and g.state is not None:
-                await self.delivery.deliver(await self.keeper.check(g))
-                await self.delivery.status(gid)
+                out += await self.keeper.check(g)
+        return out
 
     async def tick(self) -> None:
         """One pass of the clocks: reminders, expiries, and status messages kept current."""
@@ -101,7 +105,14 @@ class Hive:
         self.limiter.forget_idle()
         out = await self.keeper.tick()
         await self.delivery.deliver(out)
-        for gid in sorted(self.keeper.take_changed() - {r.game_id for r in out}):
+        await self.redraw_changed_clocks(out)
+
+    async def redraw_changed_clocks(self, delivered: list[Reply]) -> None:
+        """Redraw the status of games whose clock changed, unless a channel post just redrew it."""
+        if self.keeper is None:
+            return
+        redrawn = {r.game_id for r in delivered if r.to == "channel"}
+        for gid in sorted(self.keeper.take_changed() - redrawn):
             await self.delivery.status(gid)
 
     async def too_fast(self, interaction: discord.Interaction) -> bool:
