@@ -93,8 +93,11 @@ class HexhiveClient(discord.Client):
         if self._started.is_set():
             return
         log.info("connected as %s (id %s)", self.user, self.user.id if self.user else "?")
-        await self.hive.delivery.deliver(self._unposted)
-        self._unposted = []
+        try:
+            await self.hive.delivery.deliver(self._unposted)
+            self._unposted = []
+        except Exception:
+            log.exception("replies left unposted at the last stop could not all be posted; they stay queued")
         await self.hive.delivery.deliver(await self.keeper.start())
         self._clock_task = asyncio.create_task(self._clock_loop(), name="hexhive-clocks")
         self._started.set()
