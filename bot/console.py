@@ -32,8 +32,9 @@ class ConsoleError(Exception):
 class Console:
     """Feeds lines to the core and prints the replies; boards are written as PNG files."""
 
-    def __init__(self, core: Core, out_dir: Path | None, stream: TextIO = sys.stdout) -> None:
+    def __init__(self, core: Core, out_dir: Path | None, stream: TextIO = sys.stdout, boards: bool = True) -> None:
         self.core = core
+        self.draw_boards = boards
         self.out_dir = out_dir
         self.stream = stream
         self.moderators: set[str] = set()
@@ -97,7 +98,7 @@ class Console:
                 self.say(f"{head if i == 0 else ' ' * len(head)} {text_line}")
             for b in r.buttons:
                 self.say(f"{' ' * len(head)}   [button] {b.label} -> {b.command}")
-            if r.board and r.game_id is not None:
+            if r.board and r.game_id is not None and self.draw_boards:
                 await self._board(r, head)
             if r.file_name and self.out_dir:
                 path = self.out_dir / r.file_name
@@ -121,7 +122,7 @@ class Console:
 
 
 async def run_script(lines: Iterable[str], db: Path, out_dir: Path | None, stream: TextIO = sys.stdout,
-                     seed_base: str | None = None) -> int:
+                     seed_base: str | None = None, boards: bool = True) -> int:
     """Run a script of console lines; the exit status is non-zero on an internal error."""
     store = await Store.open(db)
     try:
@@ -129,7 +130,7 @@ async def run_script(lines: Iterable[str], db: Path, out_dir: Path | None, strea
         if seed_base is not None:
             counter = iter(range(1, 10**9))
             core.new_seed = lambda: f"{seed_base}-{next(counter)}"
-        console = Console(core, out_dir, stream)
+        console = Console(core, out_dir, stream, boards=boards)
         await console.start()
         for n, line in enumerate(lines, 1):
             try:

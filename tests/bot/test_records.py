@@ -93,3 +93,40 @@ def test_db_backup_and_check_commands(tmp_path):
     assert p.returncode == 0 and "ok" in p.stdout
     p = run("db", "backup", str(tmp_path / "copy.db"))
     assert p.returncode == 0 and (tmp_path / "copy.db").exists()
+
+
+def test_hexhive_replay_command_rechecks_an_exported_game(tmp_path):
+    script = (ROOT / "tests" / "scripts" / "resolve_dice.txt").read_text() + "alice: /game export game:1\n"
+    (tmp_path / "s.txt").write_text(script)
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "bot.cli", *args], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=300)
+
+    p = run("console", "--script", "s.txt", "--out", "out")
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    record = tmp_path / "out" / "hexhive-game-1.json"
+    rec = json.loads(record.read_text())
+    assert rec["seed"] == "11" and rec["outcome"] is not None
+    p = run("replay", str(record), "--out", "boards")
+    assert p.returncode == 0 and "every result matches" in p.stdout, p.stdout[-2000:]
+    assert list((tmp_path / "boards").glob("*.png"))
+    rec["actions"][-1]["events"] = ["the defender wins instead"]
+    record.write_text(json.dumps(rec))
+    p = run("replay", str(record), "--out", "boards2")
+    assert p.returncode == 1 and "results differ" in p.stdout
+
+
+async def test_an_exported_oneworld_game_replays_exactly(tmp_path):
+    import io
+
+    from bot.console import run_script
+
+    lines = (ROOT / "tests" / "scripts" / "oneworld_full_game.txt").read_text().splitlines()
+    rc = await run_script(lines + ["alice: /game export game:1"], tmp_path / "o.db", tmp_path / "out", io.StringIO(),
+                          boards=False)
+    assert rc == 0
+    rec = GameRecord.model_validate_json((tmp_path / "out" / "hexhive-game-1.json").read_text())
+    assert rec.outcome is not None and rec.seed == "1" and len(rec.actions) > 300
+    assert check_record(rec, None) == []
