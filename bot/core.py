@@ -181,6 +181,7 @@ class Core:
             action = Action(verb=cmd.name, args=args)
             seat = self._seat_for(g, seats, cmd)
             self._check_waiting(g, seat, action.verb)
+            action = self._canonical(g, seat, action)
             prompt = g.rules.prompt_for(g.state, seat, action.verb)
             seq = g.seq + 1
             dice = SeededDice(g.row.seed, seq, g.dice_key)
@@ -198,6 +199,17 @@ class Core:
             return
         waits = "; ".join(f"{g.name_of(p.seat)} ({p.seat})" + ("" if p.secret else f": {p.text}") for p in pending)
         raise Refusal(f"it is not your decision now; game #{g.id} waits on {waits}")
+
+    def _canonical(self, g: Live, seat: str, action: Action) -> Action:
+        """The legal action spelt as the player meant it: ``dir:ne`` for ``dir:NE``, ``aspect:stone`` for ``Stone``."""
+        assert g.state is not None
+        if g.rules.is_legal(g.state, seat, action):
+            return action
+        want = {k: str(v).strip().casefold() for k, v in action.args.items()}
+        for a in g.rules.legal_actions(g.state, seat):
+            if a.verb == action.verb and {k: str(v).casefold() for k, v in a.args.items()} == want:
+                return a
+        return action
 
     def _seat_for(self, g: Live, seats: list[str], cmd: Command) -> str:
         if "as" in cmd.args:

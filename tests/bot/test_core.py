@@ -209,3 +209,10 @@ async def test_autocomplete_offers_only_legal_values_filtered_by_what_was_typed(
     assert core.autocomplete(cmd, "parity", "od") == ["odd"]
     stranger = Command(user="mallory", place="dm:mallory", name="guess")
     assert core.autocomplete(stranger, "parity", "") == []
+
+
+async def test_an_argument_spelt_in_another_case_is_understood(core):
+    gid = await start_toy(core)
+    r = await say(core, "alice", "/guess parity:ODD", place="dm:alice")
+    assert "sealed" in texts(r, "private")
+    assert core.live[gid].seq == 1
