@@ -9,6 +9,9 @@ from engine.games.chitin.food import chit_hex, chits_off, points
 from engine.games.chitin.state import Combat, State
 
 COLOURS = {"Red": "red", "Blue": "blue"}
+# Coarse phases for the board: the bot posts one board a phase, not one per move and facing.
+PHASES = {"forces": "choosing armies", "order": "first move", "order2": "first move", "move": "movement",
+          "face": "movement", "attack": "combat", "combat": "combat", "over": "over"}
 
 
 def build(state: State, viewer: str | None) -> View:
@@ -30,7 +33,7 @@ def build(state: State, viewer: str | None) -> View:
     highlights += [HighlightView(hex=d, kind="combat") for cb in state.combats for d in {b for _, b in cb.arrows}]
     return View(
         game="chitin", map="chitin", title=f"Chitin: I - {flow.scenario(state).title}", turn=state.turn,
-        phase=state.step, active=state.active, sides=dict(COLOURS), counters=counters, markers=markers,
+        phase=PHASES.get(state.step, state.step), active=state.active, sides=dict(COLOURS), counters=counters, markers=markers,
         arrows=tuple(arrows), highlights=tuple(highlights), boxes=_boxes(state),
         caption=_caption(state), private=_private(state, viewer),
     )

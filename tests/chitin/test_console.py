@@ -1,0 +1,51 @@
+"""Whole games through the bot core as the console drives it: secret armies by direct message, every order accepted."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from bot.core import Core
+from bot.store import Store
+from tests.chitin.test_playouts import keen_choice
+
+
+async def play(tmp_path, line: str, seed: int) -> tuple[list[str], str]:  # type: ignore[no-untyped-def]
+    store = await Store.open(tmp_path / "c.db")
+    core = Core(store)
+    r = await core.handle_line("alice", "console:#game-1", line)
+    gid = r[0].game_id
+    assert gid is not None, r[0].text
+    await core.handle_line("bob", "console:#game-1", "/game accept")
+    rng = random.Random(seed)
+    said: list[str] = []
+    for _ in range(3000):
+        g = core.live.get(gid)
+        if g is None:
+            break
+        prompt = rng.choice(g.pending())
+        assert g.state is not None
+        action = keen_choice(rng, g.state, prompt.seat, g.rules.legal_actions(g.state, prompt.seat))
+        user = g.user_of(prompt.seat)
+        place = f"dm:{user}" if prompt.secret else "console:#game-1"
+        replies = await core.handle_line(user, place, action.text())
+        assert not replies[0].text.startswith("Sorry"), f"{action.text()}: {replies[0].text}"
+        said += [x.text for x in replies if x.to == "channel"]
+    r = await core.handle_line("alice", "console:#game-1", f"/game status game:{gid}")
+    await store.close()
+    return said, r[0].text
+
+
+async def test_3_032_a_basic_game_with_secret_armies_plays_to_its_end(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    said, status = await play(tmp_path, "/game new game:chitin opponent:bob scenario:basic turn_limit:2 seed:3", 3)
+    text = "\n".join(said)
+    assert "Both armies are chosen" in text and "Red has chosen" in text
+    assert "The game is over" in text
+    before = text.split("Both armies are chosen")[0]
+    assert "Gantua" not in before and "Termagant" not in before  # nothing of an army in the channel before
+
+
+async def test_7_06_a_learning_game_fights_through_the_console(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    said, _ = await play(tmp_path, "/game new game:chitin opponent:bob scenario:learning turn_limit:6 seed:2", 2)
+    text = "\n".join(said)
+    assert re.search(r"rolls \d at \S+: ", text) and "The game is over" in text
