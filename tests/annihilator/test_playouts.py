@@ -14,7 +14,7 @@ from tests.annihilator.helpers import config
 from tests.support.playout import playout
 
 # Set ANNIHILATOR_PLAYOUTS=1000 for the full soak; the default keeps the suite quick.
-GAMES = int(os.environ.get("ANNIHILATOR_PLAYOUTS", "24"))
+GAMES = int(os.environ.get("ANNIHILATOR_PLAYOUTS", "40"))
 
 
 def _batch(seeds: list[int], options: dict) -> list[tuple[int, str | None, int, bool]]:
