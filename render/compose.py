@@ -15,8 +15,8 @@ from render.counters import (
     CLOSE_UP,
     MAX_SHOWN,
     counter_width,
-    draw_badge,
-    draw_counter,
+    place_badge,
+    place_counter,
     stack_slots,
 )
 from render.geometry import Layout
@@ -174,7 +174,7 @@ def _compose(view: View, game_map: GameMap, layer: StaticLayer) -> Image.Image:
     img.paste(layer.image, (0, TITLE_H))
     d = ImageDraw.Draw(img, "RGBA")
     lay = Layout(layer.layout.size, layer.layout.ox, layer.layout.oy + TITLE_H)
-    draw_pieces(d, view, game_map, lay, stacks)
+    draw_pieces(img, d, view, game_map, lay, stacks)
     title_bar(d, view, width)
     panel_background(d, mw, TITLE_H, width, TITLE_H + body_h)
     draw_blocks(d, img, blocks, mw + PAD, TITLE_H + PAD, PANEL_W - 2 * PAD)
@@ -186,7 +186,12 @@ def _compose(view: View, game_map: GameMap, layer: StaticLayer) -> Image.Image:
 
 
 def draw_pieces(
-    d: ImageDraw.ImageDraw, view: View, game_map: GameMap, lay: Layout, stacks: dict[Hex, list[CounterView]]
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    view: View,
+    game_map: GameMap,
+    lay: Layout,
+    stacks: dict[Hex, list[CounterView]],
 ) -> None:
     """Highlights, markers, counters and arrows, in that order, onto the map area."""
     lit = [(h, hv) for hv in view.highlights if (h := _parse(hv.hex, game_map)) is not None]
@@ -210,7 +215,7 @@ def draw_pieces(
     over = [av for av in view.arrows if av.kind not in UNDER_COUNTERS]
     _arrows(d, lay, game_map, under)
     for h, cvs in sorted(stacks.items()):
-        draw_stack(d, lay, h, cvs, view.sides)
+        draw_stack(img, lay, h, cvs, view.sides)
     _arrows(d, lay, game_map, over)
 
 
@@ -221,17 +226,15 @@ def _arrows(d: ImageDraw.ImageDraw, lay: Layout, game_map: GameMap, arrows: list
             draw_arrow(d, lay, a, b, av)
 
 
-def draw_stack(
-    d: ImageDraw.ImageDraw, lay: Layout, h: Hex, cvs: list[CounterView], sides: dict[str, str]
-) -> None:
+def draw_stack(img: Image.Image, lay: Layout, h: Hex, cvs: list[CounterView], sides: dict[str, str]) -> None:
     """The counters of one hex: alone, side by side, a 2x2 grid, or a compact grid with a count badge."""
     cx, cy = lay.centre(h)
     n = len(cvs)
     for cv, (dx, dy, w) in zip(cvs[:MAX_SHOWN], stack_slots(n, lay.size)):
-        draw_counter(d, cx + dx, cy + dy, w, cv, side_colour(sides, cv.side), detail=n < BIG_STACK)
+        place_counter(img, cx + dx, cy + dy, w, cv, side_colour(sides, cv.side), detail=n < BIG_STACK)
     if n >= 3:
         r = lay.size * 0.2
-        draw_badge(d, cx + lay.size * 0.62, cy - lay.half_height + r * 0.9, r, n)
+        place_badge(img, cx + lay.size * 0.62, cy - lay.half_height + r * 0.9, r, n)
 
 
 def card_image(view: View) -> Image.Image:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from engine.core.protocol import CounterView
 from render.geometry import DIRECTION_ANGLES, Point
+from render.sprites import PIECES, Sprite, blend, drawn
 from render.style import INK, RGB, fit_font, font, luminance, shade, text_on
 
 FACING: RGB = (255, 214, 10)
@@ -99,10 +100,36 @@ def facing_point(x: float, y: float, w: float, facing: int) -> Point:
     return (x + t * dx, y + t * dy)
 
 
+def place_counter(
+    img: Image.Image, x: float, y: float, w: float, cv: CounterView, body: RGB, detail: bool = True
+) -> None:
+    """One counter centred on the pixel nearest (x, y), ``w`` px square, pasted from its sprite."""
+    counter_sprite(w, cv, body, detail).paste(img, x, y)
+
+
+def counter_sprite(w: float, cv: CounterView, body: RGB, detail: bool = True) -> Sprite:
+    """The picture of a counter: everything that changes its pixels is in the key (a face-down
+    counter's label and state are not)."""
+    facing = None if cv.facing is None else cv.facing % 6
+    if cv.hidden:
+        key: tuple = ("counter", w, body, facing, True)
+    else:
+        key = ("counter", w, body, facing, False, cv.label, cv.sub if detail else "", cv.disrupted, detail)
+    return PIECES.get(key, lambda: _counter_sprite(w, cv, body, detail))
+
+
+def _counter_sprite(w: float, cv: CounterView, body: RGB, detail: bool) -> Sprite:
+    # Room for the shadow and for a facing arrowhead past the square's edge.
+    pad = math.ceil(w * 0.32) + 3
+    c = pad + math.ceil(w / 2)
+    side = 2 * c + 1
+    return drawn(side, side, c, c, lambda d: draw_counter(d, c, c, w, cv, body, detail))
+
+
 def draw_counter(
     d: ImageDraw.ImageDraw, x: float, y: float, w: float, cv: CounterView, body: RGB, detail: bool = True
 ) -> None:
-    """One counter centred at (x, y), ``w`` px square."""
+    """One counter centred at (x, y), ``w`` px square (drawn straight on; boards paste sprites)."""
     h = w / 2
     box = [x - h, y - h, x + h, y + h]
     rad = max(2, round(w * 0.12))
@@ -151,7 +178,7 @@ def _face_down(d: ImageDraw.ImageDraw, box: list[float], rad: int, body: RGB) ->
                 (max(k, box[0] + 1), box[1] + 1 + max(0, box[0] - k)),
                 (min(k + w, box[2] - 1), box[3] - 1 - max(0, k + w - box[2])),
             ],
-            fill=shade(back, 1.25) + (150,),
+            fill=blend(shade(back, 1.25), 150, back),
             width=1,
         )
         k += step
@@ -193,6 +220,15 @@ def _facing(d: ImageDraw.ImageDraw, x: float, y: float, w: float, facing: int) -
     base1 = (px + nx * b - dx * w * 0.06, py + ny * b - dy * w * 0.06)
     base2 = (px - nx * b - dx * w * 0.06, py - ny * b - dy * w * 0.06)
     d.polygon([tip, base1, base2], fill=FACING, outline=INK, width=1)
+
+
+def place_badge(img: Image.Image, x: float, y: float, r: float, n: int) -> None:
+    """A count badge centred on the pixel nearest (x, y): how many counters a hex holds."""
+    c = math.ceil(r) + 3
+    sprite = PIECES.get(
+        ("badge", r, n), lambda: drawn(2 * c + 1, 2 * c + 1, c, c, lambda d: draw_badge(d, c, c, r, n))
+    )
+    sprite.paste(img, x, y)
 
 
 def draw_badge(d: ImageDraw.ImageDraw, x: float, y: float, r: float, n: int) -> None:

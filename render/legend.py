@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 from engine.core.hexes import Hex
 from engine.core.maps import GameMap
 from engine.core.protocol import CounterView, MarkerView, View
-from render.counters import draw_counter
+from render.counters import place_counter
 from render.geometry import Layout
 from render.hexsides import DRAWERS, draw_plain
 from render.overlays import MARKERS, draw_marker, highlight_style
@@ -89,7 +89,7 @@ def _arrow_sample(kind: str) -> SampleDraw:
 
 def _counter_sample(cv: CounterView) -> SampleDraw:
     def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int) -> None:
-        draw_counter(d, x + SAMPLE_W / 2, y + ROW / 2, 24, cv, (150, 150, 150), detail=False)
+        place_counter(img, x + SAMPLE_W / 2, y + ROW / 2, 24, cv, (150, 150, 150), detail=False)
 
     return draw
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from engine.core.protocol import CounterView, View
-from render.counters import draw_counter
+from render.counters import place_counter
 from render.style import INK, MUTED, PANEL_BG, RGB, RULE, TITLE_BG, TITLE_FG, font, side_colour
 
 TITLE_H = 56
@@ -115,7 +115,7 @@ def counter_rows(view: View, counters: list[CounterView], cw: int, width: int) -
             r, c = divmod(i, per_row)
             cx = x + cw / 2 + 6 + c * (cw + gap + 6)
             cy = y + cw / 2 + 6 + r * (cw + gap + 6)
-            draw_counter(d, cx, cy, cw, cv, side_colour(view.sides, cv.side))
+            place_counter(img, cx, cy, cw, cv, side_colour(view.sides, cv.side))
 
     return Block(rows * (cw + gap + 6) + 4, draw)
 

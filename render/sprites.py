@@ -1,0 +1,117 @@
+"""Small pictures drawn once and pasted many times: counters, markers, badges, panel blocks.
+
+A sprite is a transparent RGBA image drawn with plain (non-blending) ink, so a
+translucent shadow keeps its alpha and an opaque body drawn over it replaces it;
+pasting it with its own alpha as the mask gives the pixels that drawing in place
+gives. Text drawn on a transparent sprite keeps its anti-aliasing in the alpha.
+
+Sprites are kept by a key naming everything that changes their pixels, so a
+board is the same whether its sprites were drawn now or earlier: the cache only
+changes how fast it is drawn. Boards are drawn in worker threads; the cache is
+locked, the images in it are never changed once stored.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+
+from PIL import Image, ImageChops, ImageDraw
+
+RGB = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Sprite:
+    """A picture and the offset of its anchor from its top-left pixel."""
+
+    image: Image.Image
+    ax: int
+    ay: int
+    mask: Image.Image | None = None
+    """The mask to paste with (None: the image's own alpha)."""
+
+    def paste(self, img: Image.Image, x: float, y: float) -> None:
+        """Paste the sprite so its anchor lands on the pixel nearest (x, y)."""
+        pos = (round(x) - self.ax, round(y) - self.ay)
+        img.paste(self.image, pos, self.mask if self.mask is not None else self.image)
+
+
+class SpriteCache:
+    """A bounded least-recently-used store of sprites."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._items: OrderedDict[Hashable, Sprite] = OrderedDict()
+        self._lock = threading.Lock()
+        self.stats = {"made": 0, "hits": 0}
+
+    def get(self, key: Hashable, make: Callable[[], Sprite]) -> Sprite:
+        """The sprite of ``key``, made by ``make`` on first use."""
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                self._items.move_to_end(key)
+                self.stats["hits"] += 1
+                return hit
+        sprite = make()
+        with self._lock:
+            self._items[key] = sprite
+            self.stats["made"] += 1
+            while len(self._items) > self.limit:
+                self._items.popitem(last=False)
+        return sprite
+
+    def clear(self) -> None:
+        """Forget every sprite."""
+        with self._lock:
+            self._items.clear()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+PIECES = SpriteCache(4096)
+"""Counters, markers and badges (a few KB each)."""
+BLOCKS = SpriteCache(256)
+"""Panel and caption blocks (up to a few hundred KB each)."""
+
+
+def clear_caches() -> None:
+    """Forget every kept sprite."""
+    PIECES.clear()
+    BLOCKS.clear()
+
+
+def drawn(width: int, height: int, ax: int, ay: int, draw: Callable[[ImageDraw.ImageDraw], None]) -> Sprite:
+    """A ``width`` x ``height`` transparent sprite anchored at (ax, ay), drawn by ``draw``."""
+    img = Image.new("RGBA", (max(1, width), max(1, height)), (0, 0, 0, 0))
+    draw(ImageDraw.Draw(img))
+    return Sprite(img, ax, ay)
+
+
+def on_paper(
+    width: int, height: int, margin: int, paper: RGB, draw: Callable[[ImageDraw.ImageDraw, Image.Image], None]
+) -> Sprite:
+    """A block drawn on plain ``paper`` (as it is on the board), with ``margin`` px around it.
+
+    It is pasted through a mask of the pixels the drawing changed, so paper stays
+    untouched wherever the block drew nothing.
+    """
+    w, h = max(1, width + 2 * margin), max(1, height + 2 * margin)
+    img = Image.new("RGB", (w, h), paper)
+    draw(ImageDraw.Draw(img, "RGBA"), img)
+    diff = ImageChops.difference(img, Image.new("RGB", (w, h), paper))
+    r, g, b = diff.split()
+    changed = ImageChops.lighter(ImageChops.lighter(r, g), b).point(lambda v: 255 if v else 0)
+    box = changed.getbbox()
+    if box is None:
+        return Sprite(Image.new("RGB", (1, 1), paper), margin, margin, Image.new("L", (1, 1), 0))
+    return Sprite(img.crop(box), margin - box[0], margin - box[1], changed.crop(box))
+
+
+def blend(top: RGB, alpha: int, under: RGB) -> RGB:
+    """``top`` at ``alpha`` over an opaque ``under``, as drawing in place mixes them."""
+    return tuple((t * alpha + u * (255 - alpha) + 127) // 255 for t, u in zip(top, under))  # type: ignore[return-value]
