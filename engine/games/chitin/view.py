@@ -30,7 +30,7 @@ def build(state: State, viewer: str | None) -> View:
                for p in state.plan]
     highlights = [HighlightView(hex=h, kind="moved") for h in dict.fromkeys(state.moved_hexes)]
     highlights += [HighlightView(hex=h, kind="loss") for h in dict.fromkeys(state.loss_hexes)]
-    highlights += [HighlightView(hex=d, kind="combat") for cb in state.combats for d in {b for _, b in cb.arrows}]
+    highlights += [HighlightView(hex=d, kind="combat") for cb in state.combats for d in sorted({b for _, b in cb.arrows})]
     return View(
         game="chitin", map="chitin", title=f"Chitin: I - {flow.scenario(state).title}", turn=state.turn,
         phase=PHASES.get(state.step, state.step), active=state.active, sides=dict(COLOURS), counters=counters, markers=markers,
