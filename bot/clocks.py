@@ -9,7 +9,7 @@ while its game is paused, and is extended by any time the bot itself was down.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Literal
@@ -126,12 +126,17 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+AlertHook = Callable[["Live", str], Awaitable[list[Reply]]]
+
+
 @dataclass
 class ClockKeeper:
     """Keeps the clocks of a core's games; returns the replies a transport should deliver."""
 
     core: Core
     now: Callable[[], datetime] = _utcnow
+    alert_elsewhere: AlertHook | None = None
+    """Where else a moderators' alert goes (a transport's moderation channel), as extra replies."""
     states: dict[int, ClockState] = field(default_factory=dict)
     changed: set[int] = field(default_factory=set)
     """Games whose clock changed since the transport last looked (their status lines need redrawing)."""
@@ -220,13 +225,15 @@ class ClockKeeper:
         async with self.core.store.transaction():
             await self.core.store.add_modlog(g.id, CLOCK_USER, f"clock of game #{g.id} ran out for {who}",
                                              f"on timeout: {action}", self.core.now())
-        alert = Reply(to="channel", place=g.row.place, game_id=g.id, seq=g.seq, text=(
-            f"Moderators: the clock of game #{g.id} ran out for {who}. On timeout: {action}."))
+        text = f"Moderators: the clock of game #{g.id} ran out for {who}. On timeout: {action}."
+        alerts = [Reply(to="channel", place=g.row.place, game_id=g.id, seq=g.seq, text=text)]
+        if self.alert_elsewhere is not None:
+            alerts += await self.alert_elsewhere(g, text)
         if action == "forfeit":
-            return [alert] + await self._forfeit(g, seats)
+            return alerts + await self._forfeit(g, seats)
         if action == "default":
-            return [alert] + await self._default(g, seats)
-        return [alert]
+            return alerts + await self._default(g, seats)
+        return alerts
 
     async def _forfeit(self, g: Live, seats: list[str]) -> list[Reply]:
         others = [s for s in g.rules.seats if s not in seats]

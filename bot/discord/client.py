@@ -14,9 +14,11 @@ from bot.clocks import ClockKeeper
 from bot.core import Core
 from bot.discord.buttons import ChoiceButton, PanelButton
 from bot.discord.commands import build_game, build_help, build_mod, build_resolve
+from bot.discord.convert import ALERTS_KEY, guild_key
 from bot.discord.errors import on_app_command_error
 from bot.discord.hive import Hive, hive_of
 from bot.discord.orders import build_orders
+from bot.live import Live
 from bot.ratelimit import RateLimiter
 from bot.replies import Reply
 
@@ -67,7 +69,7 @@ class HexhiveClient(discord.Client):
         self.tick_seconds = tick_seconds
         self.tree = HexhiveTree(self)
         install_commands(self.tree)
-        self.keeper = ClockKeeper(core)
+        self.keeper = ClockKeeper(core, alert_elsewhere=self.alert_moderators)
         self.hive = Hive(self, core, limiter=limiter, keeper=self.keeper)
         core.open_thread = self.open_thread
         self._unposted: list[Reply] = []
@@ -113,6 +115,26 @@ class HexhiveClient(discord.Client):
                 await self.hive.tick()
             except Exception:
                 log.exception("clock tick failed")
+
+    async def alert_moderators(self, g: Live, text: str) -> list[Reply]:
+        """A moderators' alert also goes to the server's alerts channel (``/mod config alerts:``), if set."""
+        guild_id = await self._guild_of(g.row.place)
+        if guild_id is None:
+            return []
+        channel = (await self.core.store.place_settings(guild_key(guild_id))).get(ALERTS_KEY)
+        if not channel:
+            return []
+        return [Reply(to="channel", place=str(channel), game_id=g.id, text=f"{text} Game thread: <#{g.row.place}>.")]
+
+    async def _guild_of(self, place: str) -> int | None:
+        if not place.isdigit():
+            return None
+        try:
+            channel = self.get_channel(int(place)) or await self.fetch_channel(int(place))
+        except discord.HTTPException:
+            return None
+        guild = getattr(channel, "guild", None)
+        return guild.id if guild is not None else None
 
     async def open_thread(self, parent: str, title: str) -> str:
         """A public thread for a new game under the channel where it was created."""

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.discord import autocomplete as ac
-from bot.discord.convert import MOD_ROLE_KEY, args_of, guild_key
+from bot.discord.convert import ALERTS_KEY, MOD_ROLE_KEY, args_of, guild_key
 from bot.discord.dynamic import Option, make_command
 from bot.discord.hive import hive_of
 from engine.core import registry
@@ -171,10 +171,12 @@ def build_mod() -> app_commands.Group:
                   reason: str | None = None) -> None:
         await hive_of(interaction).run(interaction, "mod end", args_of(winner=winner, game=game, reason=reason))
 
-    @mod.command(name="config", description="Set the server's moderator role (Manage Server only)")
-    @app_commands.describe(role="members with this role may use /mod")
-    async def config(interaction: discord.Interaction, role: discord.Role) -> None:
-        await set_moderator_role(interaction, role)
+    @mod.command(name="config", description="Set the moderator role and the alerts channel (Manage Server only)")
+    @app_commands.describe(role="members with this role may use /mod",
+                           alerts="where clock alerts for moderators are posted")
+    async def config(interaction: discord.Interaction, role: discord.Role | None = None,
+                     alerts: discord.TextChannel | None = None) -> None:
+        await configure(interaction, role, alerts)
 
     return mod
 
@@ -189,17 +191,24 @@ async def refuse_outside_servers(interaction: discord.Interaction) -> bool:
     return True
 
 
-async def set_moderator_role(interaction: discord.Interaction, role: discord.Role) -> None:
-    """Store the server's moderator role; only members with Manage Server may."""
+async def configure(interaction: discord.Interaction, role: discord.Role | None,
+                    alerts: discord.TextChannel | None) -> None:
+    """Store the server's moderator role and alerts channel; only members with Manage Server may."""
     hive = hive_of(interaction)
     if interaction.guild_id is None or not (interaction.permissions.manage_guild or interaction.permissions.administrator):
         await hive.delivery.respond(interaction, content="Sorry, only members with Manage Server may set the "
-                                    "moderator role.")
+                                    "moderator role or the alerts channel.")
         return
     store = hive.core.store
     key = guild_key(interaction.guild_id)
     settings = await store.place_settings(key)
-    settings[MOD_ROLE_KEY] = str(role.id)
-    async with store.transaction():
-        await store.set_place_settings(key, settings)
-    await hive.delivery.respond(interaction, content=f"Members with the role {role.mention} may now use /mod.")
+    if role is not None:
+        settings[MOD_ROLE_KEY] = str(role.id)
+    if alerts is not None:
+        settings[ALERTS_KEY] = str(alerts.id)
+    if role is not None or alerts is not None:
+        async with store.transaction():
+            await store.set_place_settings(key, settings)
+    role_text = f"<@&{settings[MOD_ROLE_KEY]}>" if MOD_ROLE_KEY in settings else "none (Manage Server only)"
+    alerts_text = f"<#{settings[ALERTS_KEY]}>" if ALERTS_KEY in settings else "none (alerts go to the game's thread)"
+    await hive.delivery.respond(interaction, content=f"Moderator role: {role_text}. Alerts channel: {alerts_text}.")

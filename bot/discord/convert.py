@@ -10,6 +10,7 @@ from bot.replies import Command
 from bot.store import Store
 
 MOD_ROLE_KEY = "moderator_role"
+ALERTS_KEY = "alerts_channel"
 
 
 def guild_key(guild_id: int) -> str:

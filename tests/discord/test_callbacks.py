@@ -133,6 +133,13 @@ async def test_mod_config_needs_manage_server(tree, core):
     i = mock_interaction(hive, manage_guild=True)
     await command(tree, "mod config").callback(i, role=role(77))
     assert await core.store.place_settings("guild:1000") == {"moderator_role": "77"}
+    channel = MagicMock(spec=discord.TextChannel)
+    channel.id = 55
+    await command(tree, "mod config").callback(i, alerts=channel)
+    assert await core.store.place_settings("guild:1000") == {"moderator_role": "77", "alerts_channel": "55"}
+    i = mock_interaction(hive, manage_guild=True)
+    await command(tree, "mod config").callback(i)
+    assert i.response.send_message.call_args.kwargs["content"] == "Moderator role: <@&77>. Alerts channel: <#55>."
 
 
 async def test_games_are_not_started_in_direct_messages(tree):

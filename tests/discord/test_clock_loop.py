@@ -31,3 +31,20 @@ async def test_the_clock_loop_posts_reminders(fake, store):
         assert sorted(reminder.allowed_mentions["users"]) == [101, 102]
     finally:
         await running.stop()
+
+
+async def test_expiry_alerts_go_to_the_servers_alerts_channel(fake, store):
+    running = await start_bot(fake, Core(store))
+    try:
+        t = Table(fake, running.client)
+        sent = await t.slash("alice", P.CHANNEL_ID, "game", {"game": "toy", "opponent": ("user", BOB)}, sub="new")
+        invite = next(s for s in sent if "challenges you" in s.content)
+        await t.click("bob", invite.data, "Accept")
+        g = next(iter(running.client.core.live.values()))
+        assert await running.client.alert_moderators(g, "late") == []
+        async with store.transaction():
+            await store.set_place_settings(f"guild:{P.GUILD_ID}", {"alerts_channel": "777"})
+        [alert] = await running.client.alert_moderators(g, "late")
+        assert alert.place == "777" and f"<#{invite.channel}>" in alert.text
+    finally:
+        await running.stop()

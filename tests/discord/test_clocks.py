@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from bot.clocks import ClockKeeper, ClockState, Decision, advance, downtime, extend
 from bot.core import Core
+from bot.replies import Reply
 
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 H = timedelta(hours=1)
@@ -139,3 +140,20 @@ async def test_paused_games_keep_their_clock_stopped(core):
     await keeper.tick()
     assert keeper.states[gid].deadline == T0 + 122 * H
     assert gid in core.live
+
+
+async def test_an_expiry_alert_also_goes_where_the_transport_says(core):
+    clock = Clock()
+    seen = []
+
+    async def elsewhere(g, text):  # noqa: ANN001, ANN202
+        seen.append((g.id, text))
+        return [Reply(to="channel", place="mods", text=text)]
+
+    keeper = ClockKeeper(core, now=clock, alert_elsewhere=elsewhere)
+    gid = await toy(core, "nothing")
+    await keeper.tick()
+    clock.now = T0 + 25 * H
+    out = await keeper.tick()
+    assert [r.place for r in out] == ["p", "mods"]
+    assert seen == [(gid, out[0].text)]
