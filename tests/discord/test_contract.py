@@ -7,7 +7,6 @@ import pytest
 from bot.discord.components import choice_id
 from bot.ratelimit import RateLimiter
 from tests.discord.contract import Contract
-from tests.discord.mocks import mock_interaction  # noqa: F401  (level A helpers live beside)
 from tests.fakediscord import payloads as P
 
 ALICE = P.member(101, "alice")
