@@ -21,7 +21,7 @@ from render.counters import (
 )
 from render.geometry import Layout
 from render.legend import legend_blocks
-from render.overlays import draw_arrow, draw_marker, marker_slots, outline_highlight, tint_highlight
+from render.overlays import draw_arrow, marker_slots, outline_highlight, place_marker, tint_highlight
 from render.panel import (
     PAD,
     TITLE_H,
@@ -175,8 +175,8 @@ def _compose(view: View, game_map: GameMap, layer: StaticLayer) -> Image.Image:
     d = ImageDraw.Draw(img, "RGBA")
     lay = Layout(layer.layout.size, layer.layout.ox, layer.layout.oy + TITLE_H)
     draw_pieces(img, d, view, game_map, lay, stacks)
-    title_bar(d, view, width)
-    panel_background(d, mw, TITLE_H, width, TITLE_H + body_h)
+    title_bar(img, view, width)
+    panel_background(img, mw, TITLE_H, width, TITLE_H + body_h)
     draw_blocks(d, img, blocks, mw + PAD, TITLE_H + PAD, PANEL_W - 2 * PAD)
     if cap:
         y = TITLE_H + body_h
@@ -209,7 +209,7 @@ def draw_pieces(
     for h, mvs in sorted(markers.items()):
         cx, cy = lay.centre(h)
         for mv, (dx, dy, r) in zip(mvs, marker_slots(len(mvs), lay.size, h in stacks)):
-            draw_marker(d, cx + dx, cy + dy, r, mv)
+            place_marker(img, cx + dx, cy + dy, r, mv)
     # Move trails go under the counters so they never hide a unit; attacks go on top.
     under = [av for av in view.arrows if av.kind in UNDER_COUNTERS]
     over = [av for av in view.arrows if av.kind not in UNDER_COUNTERS]
@@ -256,7 +256,7 @@ def card_image(view: View) -> Image.Image:
     height = TITLE_H + stack_height(blocks) + 2 * PAD
     img = Image.new("RGB", (CARD_W, max(height, TITLE_H + 80)), BACKGROUND)
     d = ImageDraw.Draw(img, "RGBA")
-    title_bar(d, view, CARD_W)
-    panel_background(d, 0, TITLE_H, CARD_W - 1, img.height - 1)
+    title_bar(img, view, CARD_W)
+    panel_background(img, 0, TITLE_H, CARD_W - 1, img.height - 1)
     draw_blocks(d, img, blocks, PAD, TITLE_H + PAD, inner)
     return img

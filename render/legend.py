@@ -13,7 +13,7 @@ from engine.core.protocol import CounterView, MarkerView, View
 from render.counters import place_counter
 from render.geometry import Layout
 from render.hexsides import DRAWERS, draw_plain
-from render.overlays import MARKERS, draw_marker, highlight_style
+from render.overlays import MARKERS, highlight_style, place_marker
 from render.panel import Block, heading
 from render.style import ARROWS, INK, OTHER_ARROW, font, parse_colour
 from render.textures import swatch, tile_size
@@ -70,7 +70,7 @@ def _highlight_sample(kind: str) -> SampleDraw:
 
 def _marker_sample(kind: str) -> SampleDraw:
     def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int) -> None:
-        draw_marker(d, x + SAMPLE_W / 2, y + ROW / 2, 11, MarkerView(hex="", kind=kind))
+        place_marker(img, x + SAMPLE_W / 2, y + ROW / 2, 11, MarkerView(hex="", kind=kind))
 
     return draw
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from engine.core.hexes import Hex
 from engine.core.protocol import ArrowView, HighlightView, MarkerView
 from render.geometry import Layout, Point
+from render.sprites import PIECES, drawn
 from render.style import (
     ARROWS,
     HIGHLIGHTS,
@@ -108,6 +109,17 @@ def _tower(d: ImageDraw.ImageDraw, x: float, y: float, r: float, text: str) -> N
     if text:
         f = fit_font(text, r * 1.4, round(r * 0.6), "condensed")
         d.text((x, y - r * 0.15), text, font=f, fill=INK, anchor="mm")
+
+
+def place_marker(img: Image.Image, x: float, y: float, r: float, mv: MarkerView) -> None:
+    """One marker centred on the pixel nearest (x, y) with radius ``r``, pasted from its sprite."""
+    kind, text = mv.kind, mv.text
+    c = math.ceil(r * 1.2) + 4
+
+    def make():
+        return drawn(2 * c + 1, 2 * c + 1, c, c, lambda d: draw_marker(d, c, c, r, mv))
+
+    PIECES.get(("marker", kind, text, r), make).paste(img, x, y)
 
 
 def draw_marker(d: ImageDraw.ImageDraw, x: float, y: float, r: float, mv: MarkerView) -> None:

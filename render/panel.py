@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 
 from engine.core.protocol import CounterView, View
 from render.counters import place_counter
+from render.sprites import put_text
 from render.style import INK, MUTED, PANEL_BG, RGB, RULE, TITLE_BG, TITLE_FG, font, side_colour
 
 TITLE_H = 56
@@ -31,6 +32,8 @@ class Block:
 
 def wrap(text: str, f, width: float) -> list[str]:
     """Break ``text`` into lines no wider than ``width`` in font ``f``."""
+    if " ".join(text.split()) == text and f.getlength(text) <= width:
+        return [text]  # the usual case: one line that fits, measured once
     out: list[str] = []
     line = ""
     for word in text.split():
@@ -48,7 +51,7 @@ def heading(text: str) -> Block:
     """A section heading with a rule under it."""
 
     def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int, w: int) -> None:
-        d.text((x, y + 6), text.upper(), font=font(13, "bold"), fill=MUTED)
+        put_text(img, (x, y + 6), text.upper(), font(13, "bold"), MUTED)
         d.line([(x, y + 24), (x + w, y + 24)], fill=RULE, width=1)
 
     return Block(30, draw)
@@ -69,8 +72,8 @@ def text_lines(
     def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int, w: int) -> None:
         for k, (part, first) in enumerate(rows):
             if bullet and first:
-                d.text((x, y + k * step), bullet, font=f, fill=MUTED)
-            d.text((x + indent, y + k * step), part, font=f, fill=colour)
+                put_text(img, (x, y + k * step), bullet, f, MUTED)
+            put_text(img, (x + indent, y + k * step), part, f, colour)
 
     return Block(len(rows) * step + 4, draw)
 
@@ -91,7 +94,7 @@ def sides_block(view: View) -> Block:
                 outline=INK,
                 width=1,
             )
-            d.text((x + 30, yy + 12), seat, font=bold, fill=INK, anchor="lm")
+            put_text(img, (x + 30, yy + 12), seat, bold, INK, "lm")
             note = []
             if seat == view.active:
                 note.append("to move")
@@ -99,7 +102,7 @@ def sides_block(view: View) -> Block:
                 note.append(f"{counts[seat]} counter{'s' if counts[seat] != 1 else ''}")
             if note:
                 tx = x + 40 + bold.getlength(seat)
-                d.text((tx, yy + 12), " \u00b7 ".join(note), font=small, fill=MUTED, anchor="lm")
+                put_text(img, (tx, yy + 12), " \u00b7 ".join(note), small, MUTED, "lm")
 
     return Block(len(seats) * 26 + 4, draw)
 
@@ -120,9 +123,10 @@ def counter_rows(view: View, counters: list[CounterView], cw: int, width: int) -
     return Block(rows * (cw + gap + 6) + 4, draw)
 
 
-def title_bar(d: ImageDraw.ImageDraw, view: View, width: int) -> None:
+def title_bar(img: Image.Image, view: View, width: int) -> None:
     """The dark bar on top: the game's title left, turn, phase and whose move right."""
-    d.rectangle([0, 0, width, TITLE_H], fill=TITLE_BG)
+    img.paste(TITLE_BG, (0, 0, width + 1, TITLE_H + 1))
+    d = ImageDraw.Draw(img, "RGBA")
     right = " \u00b7 ".join(p for p in (f"Turn {view.turn}" if view.turn else "", view.phase) if p)
     rf = font(17, "regular")
     active_w = 0
@@ -138,16 +142,16 @@ def title_bar(d: ImageDraw.ImageDraw, view: View, width: int) -> None:
             outline=TITLE_FG,
             width=1,
         )
-        d.text((ax + 28, TITLE_H / 2), label, font=af, fill=TITLE_FG, anchor="lm")
+        put_text(img, (ax + 28, TITLE_H // 2), label, af, TITLE_FG, "lm")
     rx = width - PAD - active_w - (16 if view.active and right else 0)
     if right:
-        d.text((rx, TITLE_H / 2), right, font=rf, fill=(200, 204, 214), anchor="rm")
+        put_text(img, (rx, TITLE_H // 2), right, rf, (200, 204, 214), "rm")
     room = rx - (rf.getlength(right) if right else 0) - 2 * PAD
     tf = font(24, "bold")
     title = view.title
     while title and tf.getlength(title) > room and len(title) > 4:
         title = title[:-2].rstrip() + "\u2026" if not title.endswith("\u2026") else title[:-2] + "\u2026"
-    d.text((PAD, TITLE_H / 2), title, font=tf, fill=TITLE_FG, anchor="lm")
+    put_text(img, (PAD, TITLE_H // 2), title, tf, TITLE_FG, "lm")
 
 
 def caption_block(view: View, width: int) -> Block | None:
@@ -188,8 +192,8 @@ def _stack_row(view: View, hexnum: str, cvs: list[CounterView], cw: int, width: 
     rows = counter_rows(view, cvs, cw, width - STACK_LABEL_W)
 
     def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int, w: int) -> None:
-        d.text((x, y + 10), hexnum, font=font(15, "bold"), fill=INK)
-        d.text((x, y + 30), f"\u00d7 {len(cvs)}", font=font(13, "regular"), fill=MUTED)
+        put_text(img, (x, y + 10), hexnum, font(15, "bold"), INK)
+        put_text(img, (x, y + 30), f"\u00d7 {len(cvs)}", font(13, "regular"), MUTED)
         rows.draw(d, img, x + STACK_LABEL_W, y, w - STACK_LABEL_W)
 
     return Block(max(rows.height, 46), draw)
@@ -220,7 +224,7 @@ def draw_blocks(d: ImageDraw.ImageDraw, img: Image.Image, blocks: list[Block], x
     return y
 
 
-def panel_background(d: ImageDraw.ImageDraw, x0: int, y0: int, x1: int, y1: int) -> None:
+def panel_background(img: Image.Image, x0: int, y0: int, x1: int, y1: int) -> None:
     """The panel's paper, with a rule on its left."""
-    d.rectangle([x0, y0, x1, y1], fill=PANEL_BG)
-    d.line([(x0, y0), (x0, y1)], fill=RULE, width=2)
+    img.paste(PANEL_BG, (x0, y0, x1 + 1, y1 + 1))
+    ImageDraw.Draw(img).line([(x0, y0), (x0, y1)], fill=RULE, width=2)

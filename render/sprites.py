@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 RGB = tuple[int, int, int]
 
@@ -115,3 +115,39 @@ def on_paper(
 def blend(top: RGB, alpha: int, under: RGB) -> RGB:
     """``top`` at ``alpha`` over an opaque ``under``, as drawing in place mixes them."""
     return tuple((t * alpha + u * (255 - alpha) + 127) // 255 for t, u in zip(top, under))  # type: ignore[return-value]
+
+
+def put_text(
+    img: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    font: ImageFont.FreeTypeFont,
+    fill: RGB,
+    anchor: str = "la",
+    stroke_width: int = 0,
+    stroke_fill: RGB | None = None,
+) -> None:
+    """``ImageDraw.text`` from a kept picture of the text (the anchor lands on the nearest pixel)."""
+    if not text:
+        return
+    key = ("text", text, font.path, font.size, fill, anchor, stroke_width, stroke_fill)
+
+    def make() -> Sprite:
+        x0, y0, x1, y1 = font.getbbox(text, anchor=anchor, stroke_width=stroke_width)
+        m = 2
+        ax, ay = m - x0, m - y0
+
+        def draw(d: ImageDraw.ImageDraw) -> None:
+            d.text(
+                (ax, ay),
+                text,
+                font=font,
+                fill=fill,
+                anchor=anchor,
+                stroke_width=stroke_width,
+                stroke_fill=stroke_fill,
+            )
+
+        return drawn(x1 - x0 + 2 * m, y1 - y0 + 2 * m, ax, ay, draw)
+
+    PIECES.get(key, make).paste(img, xy[0], xy[1])
