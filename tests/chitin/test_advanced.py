@@ -11,7 +11,7 @@ from engine.games.chitin.board import Index, defence, geo
 from engine.games.chitin.combat import battle_odds, battles
 from engine.games.chitin.food import add_body, kill
 from engine.games.chitin.state import Pair, State
-from tests.chitin.helpers import RULES, act, begin, destinations, legal, nb, position, put
+from tests.chitin.positions import RULES, act, begin, destinations, legal, nb, position, put
 
 X = "0811"  # centre of megahex A
 B_CENTRE = "1007"

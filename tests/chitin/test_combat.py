@@ -8,7 +8,7 @@ from engine.core.errors import IllegalAction
 from engine.games.chitin.board import Index
 from engine.games.chitin.combat import battle_odds, battles
 from engine.games.chitin.state import Pair, State
-from tests.chitin.helpers import RULES, act, begin, legal, nb, position, put
+from tests.chitin.positions import RULES, act, begin, legal, nb, position, put
 
 X = "0811"  # plains, the centre of megahex A; its neighbours are plains too
 

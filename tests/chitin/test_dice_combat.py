@@ -8,7 +8,7 @@ from engine.core.dice import FixedDice
 from engine.core.errors import BadArguments
 from engine.core.protocol import GameConfig
 from engine.games.chitin.state import State
-from tests.chitin.helpers import RULES, act, legal, nb, position, put
+from tests.chitin.positions import RULES, act, legal, nb, position, put
 
 X = "0811"
 

@@ -8,7 +8,7 @@ from engine.core.errors import IllegalAction
 from engine.games.chitin import movement
 from engine.games.chitin.board import Index, geo
 from engine.games.chitin.state import State
-from tests.chitin.helpers import act, begin, destinations, legal, nb, position, put
+from tests.chitin.positions import act, begin, destinations, legal, nb, position, put
 
 RIVER, FOREST, SLOPE, BOTH, PLAIN = "0505", "0203", "0602", "0405", "0404"
 

@@ -10,7 +10,7 @@ from engine.core.dice import RecordedDice, SeededDice
 from engine.core.protocol import Action, GameConfig, Player
 from engine.games.chitin.board import role
 from engine.games.chitin.state import State
-from tests.chitin.helpers import RULES
+from tests.chitin.positions import RULES
 from tests.support.playout import playout
 
 # (scenario, games, options, action cap): 1,000 uniform random games in all

@@ -9,7 +9,7 @@ from engine.core.dice import FixedDice
 from engine.core.protocol import GameConfig
 from engine.games.chitin import flow
 from engine.games.chitin.state import State
-from tests.chitin.helpers import RULES
+from tests.chitin.positions import RULES
 
 
 @settings(max_examples=25, deadline=None)

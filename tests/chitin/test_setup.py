@@ -8,7 +8,7 @@ from engine.core.dice import FixedDice
 from engine.core.errors import BadArguments, IllegalAction
 from engine.core.protocol import Action, GameConfig, Player
 from engine.games.chitin.state import State
-from tests.chitin.helpers import RULES
+from tests.chitin.positions import RULES
 
 PLAYERS = (Player(seat="Red", name="alice"), Player(seat="Blue", name="bob"))
 

@@ -6,7 +6,7 @@ from engine.core.dice import FixedDice
 from engine.games.chitin import flow
 from engine.games.chitin.food import kill, points
 from engine.games.chitin.state import State
-from tests.chitin.helpers import RULES, act, begin, nb, position, put
+from tests.chitin.positions import RULES, act, begin, nb, position, put
 
 
 def carrying(state: State, cid: str, letter: str, where: str) -> None:

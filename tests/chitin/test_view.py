@@ -6,7 +6,7 @@ import pytest
 
 from engine.core.errors import IllegalAction
 from engine.games.chitin.state import State
-from tests.chitin.helpers import RULES, act, begin, legal, nb, position, put
+from tests.chitin.positions import RULES, act, begin, legal, nb, position, put
 
 X = "0811"
 

@@ -250,8 +250,8 @@ def unmet(state: State, idx: Index, seat: str) -> list[str]:
             t = T(n)
             if t in attacked:
                 continue
-            helpers = [Pair(by=T(x), on=t) for x in sorted(idx.ground) if n in enemies_in_front(idx, seat, x)]
-            if _allowed_with(state, idx, seat, helpers, t):
+            joiners = [Pair(by=T(x), on=t) for x in sorted(idx.ground) if n in enemies_in_front(idx, seat, x)]
+            if _allowed_with(state, idx, seat, joiners, t):
                 out.append(
                     f"The enemy stack in {t} is in front of your stack in {T(h)} and must be attacked (rules 7.02, 7.03)"
                 )
