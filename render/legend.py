@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 from PIL import Image, ImageDraw
 
@@ -15,14 +15,18 @@ from render.geometry import Layout
 from render.hexsides import DRAWERS, draw_plain
 from render.overlays import MARKERS, highlight_style, place_marker
 from render.panel import Block, heading
-from render.style import ARROWS, INK, OTHER_ARROW, font, parse_colour
+from render.sprites import BLOCKS, on_paper
+from render.style import ARROWS, INK, OTHER_ARROW, PANEL_BG, font, parse_colour
 from render.textures import swatch, tile_size
 
 ROW = 28
 SAMPLE_W = 40
+LEGEND_MARGIN = 8
+"""Room around the legend's picture for samples that reach past their row."""
 
 SampleDraw = Callable[[ImageDraw.ImageDraw, Image.Image, int, int], None]
-Sample = tuple[str, SampleDraw]
+Sample = tuple[str, Hashable, SampleDraw]
+"""A legend line: its label, what its sample shows (everything that changes its pixels), the sample."""
 
 
 def terrain_used(game_map: GameMap) -> list[str]:
@@ -99,23 +103,41 @@ def legend_items(view: View, game_map: GameMap | None) -> list[Sample]:
     items: list[Sample] = []
     if game_map is not None:
         types = game_map.data.terrain_types
-        items += [(types[t].label, _terrain_sample(types[t])) for t in terrain_used(game_map)]
+        for t in terrain_used(game_map):
+            st = types[t]
+            items.append((st.label, ("terrain", st.pattern, st.color), _terrain_sample(st)))
         sides = game_map.data.hexside_types
-        items += [(sides[k].label, _feature_sample(sides[k])) for k in features_used(game_map)]
+        for k in features_used(game_map):
+            st = sides[k]
+            items.append((st.label, ("feature", st.pattern, st.color, st.width), _feature_sample(st)))
     for kind in dict.fromkeys(h.kind for h in view.highlights):
-        items.append((kind.capitalize(), _highlight_sample(kind)))
-    taken = {label for label, _ in items}
+        items.append((kind.capitalize(), ("highlight", kind), _highlight_sample(kind)))
+    taken = {label for label, _, _ in items}
     for kind in dict.fromkeys(m.kind for m in view.markers):
         label = kind.capitalize() if kind in MARKERS else kind
-        items.append((f"{label} marker" if label in taken else label, _marker_sample(kind)))
+        items.append((f"{label} marker" if label in taken else label, ("marker", kind), _marker_sample(kind)))
     for kind in dict.fromkeys(a.kind for a in view.arrows):
-        items.append((kind.capitalize(), _arrow_sample(kind)))
-    if any(c.disrupted for c in view.counters):
-        items.append(("Disrupted", _counter_sample(CounterView(hex="", side="", label="", disrupted=True))))
-    if any(c.hidden for c in view.counters):
-        items.append(("Face down", _counter_sample(CounterView(hex="", side="", label="", hidden=True))))
-    if any(c.facing is not None for c in view.counters):
-        items.append(("Facing", _counter_sample(CounterView(hex="", side="", label="", facing=0))))
+        items.append((kind.capitalize(), ("arrow", kind), _arrow_sample(kind)))
+    states = (
+        (
+            "Disrupted",
+            any(c.disrupted for c in view.counters),
+            CounterView(hex="", side="", label="", disrupted=True),
+        ),
+        (
+            "Face down",
+            any(c.hidden for c in view.counters),
+            CounterView(hex="", side="", label="", hidden=True),
+        ),
+        (
+            "Facing",
+            any(c.facing is not None for c in view.counters),
+            CounterView(hex="", side="", label="", facing=0),
+        ),
+    )
+    for label, present, cv in states:
+        if present:
+            items.append((label, ("counter", label), _counter_sample(cv)))
     return items
 
 
@@ -125,13 +147,15 @@ def legend_blocks(view: View, game_map: GameMap | None, width: int) -> list[Bloc
     if not items:
         return []
     f = font(13, "regular")
-    fits = all(f.getlength(label) <= width // 2 - SAMPLE_W - 10 for label, _ in items)
+    fits = all(f.getlength(label) <= width // 2 - SAMPLE_W - 10 for label, _, _ in items)
     cols = 2 if fits and len(items) > 3 else 1
     rows = math.ceil(len(items) / cols)
+    height = rows * ROW + 6
+    what = tuple((label, key) for label, key, _ in items)
 
-    def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int, w: int) -> None:
+    def paint(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int, w: int) -> None:
         colw = w // cols
-        for i, (label, sample) in enumerate(items):
+        for i, (label, _, sample) in enumerate(items):
             c, r = divmod(i, rows)
             xx, yy = x + c * colw, y + r * ROW
             sample(d, img, xx, yy)
@@ -140,4 +164,13 @@ def legend_blocks(view: View, game_map: GameMap | None, width: int) -> list[Bloc
                 text = text[:-2] + "\u2026"
             d.text((xx + SAMPLE_W + 6, yy + ROW / 2), text, font=f, fill=INK, anchor="lm")
 
-    return [heading("Legend"), Block(rows * ROW + 6, draw)]
+    def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int, w: int) -> None:
+        # The legend changes only when the board shows a new kind of thing: kept as one picture.
+        m = LEGEND_MARGIN
+        sprite = BLOCKS.get(
+            ("legend", what, cols, w),
+            lambda: on_paper(w, height, m, PANEL_BG, lambda dd, im: paint(dd, im, m, m, w)),
+        )
+        sprite.paste(img, x, y)
+
+    return [heading("Legend"), Block(height, draw)]
