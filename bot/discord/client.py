@@ -30,7 +30,7 @@ TRAILING_ID = re.compile(r"(?<= vs )(\d+)$")
 
 
 class HexhiveTree(app_commands.CommandTree):
-    """The command tree: every command and click is rate-limited per member (autocomplete is not)."""
+    """The command tree: every command is rate-limited per member (autocomplete is not; clicks are in buttons)."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         if interaction.type is discord.InteractionType.autocomplete:
