@@ -119,7 +119,8 @@ class Chitin(GameRules):
         if s == "face":
             return [Prompt(seat=state.active, verbs=("face",), text=f"Face the stack in {state.face_hex}", rule="6.06")]
         if s == "attack":
-            return [Prompt(seat=state.active, verbs=("attack", "cancel", "done"), text=self._attack_text(state), rule="7.02")]
+            # its lines cite their own rules
+            return [Prompt(seat=state.active, verbs=("attack", "cancel", "done"), text=self._attack_text(state))]
         if s == "combat" and state.queue:
             return [self._task_prompt(state)]
         return []
