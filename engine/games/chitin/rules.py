@@ -127,7 +127,7 @@ class Chitin(GameRules):
 
     def _attack_text(self, state: State) -> str:
         idx = Index(state)
-        lines = ["Declare your attacks, one pair at a time; /done to roll"]
+        lines = ["Declare your attacks, one pair at a time, then /done to roll (rules 7.02, 7.03)"]
         for b in battles(state, idx, state.active):
             lines.append(f"on {', '.join(b.defenders)}: {preview(state, idx, state.active, b)}")
         lines.extend(unmet(state, idx, state.active))
