@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import threading
 from collections import defaultdict
 
 from PIL import Image, ImageDraw
@@ -77,6 +78,8 @@ def board_image(view: View, *, game_map: GameMap | None = None) -> Image.Image:
 def printable_view(view: View) -> View:
     """The view with every text a player wrote or a game built made safe to draw."""
     p = printable
+    if _all_printable(view):
+        return view
     return view.model_copy(
         update={
             "title": p(view.title),
@@ -96,6 +99,15 @@ def printable_view(view: View) -> View:
             "private": tuple(p(c) for c in view.private),
         }
     )
+
+
+def _all_printable(view: View) -> bool:
+    texts = [view.title, view.phase, view.active, *view.sides, *view.caption, *view.private, *view.boxes]
+    texts += [t for items in view.boxes.values() for t in items]
+    texts += [t for c in view.counters for t in (c.side, c.label, c.sub)]
+    texts += [t for m in view.markers for t in (m.text, m.kind)]
+    texts += [a.label for a in view.arrows]
+    return all(t.isprintable() for t in texts)
 
 
 def _parse(text: str, game_map: GameMap) -> Hex | None:
@@ -170,8 +182,7 @@ def _compose(view: View, game_map: GameMap, layer: StaticLayer) -> Image.Image:
     cap = caption_block(view, width - 2 * PAD)
     body_h = max(mh, stack_height(blocks) + 2 * PAD)
     height = TITLE_H + body_h + (cap.height + 2 * PAD if cap else 0)
-    img = Image.new("RGB", (width, height), BACKGROUND)
-    img.paste(layer.image, (0, TITLE_H))
+    img = _canvas(layer, width, height)
     d = ImageDraw.Draw(img, "RGBA")
     lay = Layout(layer.layout.size, layer.layout.ox, layer.layout.oy + TITLE_H)
     draw_pieces(img, d, view, game_map, lay, stacks)
@@ -183,6 +194,29 @@ def _compose(view: View, game_map: GameMap, layer: StaticLayer) -> Image.Image:
         d.line([(0, y), (width, y)], fill=RULE, width=2)
         cap.draw(d, img, PAD, y + PAD, width - 2 * PAD)
     return img
+
+
+_CANVASES: dict[tuple[int, int, int], tuple[Image.Image, Image.Image]] = {}
+_CANVAS_LOCK = threading.Lock()
+
+
+def _canvas(layer: StaticLayer, width: int, height: int) -> Image.Image:
+    """A fresh board of this size: page colour with the static layer under the title bar.
+
+    Kept per (layer, size) and copied, which is one copy instead of a fill and a paste.
+    """
+    key = (id(layer.image), width, height)
+    with _CANVAS_LOCK:
+        hit = _CANVASES.get(key)
+    if hit is None or hit[0] is not layer.image:
+        blank = Image.new("RGB", (width, height), BACKGROUND)
+        blank.paste(layer.image, (0, TITLE_H))
+        hit = (layer.image, blank)  # the layer is kept with its id, so the id cannot be reused meanwhile
+        with _CANVAS_LOCK:
+            if len(_CANVASES) >= 4:
+                _CANVASES.pop(next(iter(_CANVASES)))
+            _CANVASES[key] = hit
+    return hit[1].copy()
 
 
 def draw_pieces(

@@ -42,10 +42,21 @@ STATS = {"builds": 0, "hits": 0}
 """How often the static layer was built and reused (tests read it)."""
 
 
+_SIZES: dict[int, tuple[frozenset[Hex], int]] = {}
+
+
 def map_size(game_map: GameMap) -> int:
     """The hex size used for a map: about 1300 px of map height."""
-    x0, y0, x1, y1 = bounds(1.0, game_map.hexes)
-    return hex_size_for((y1 - y0) / math.sqrt(3))
+    hexes = game_map.hexes
+    hit = _SIZES.get(id(hexes))
+    if hit is not None and hit[0] is hexes:
+        return hit[1]
+    x0, y0, x1, y1 = bounds(1.0, hexes)
+    size = hex_size_for((y1 - y0) / math.sqrt(3))
+    if len(_SIZES) >= 4 * _CACHE_LIMIT:
+        _SIZES.clear()
+    _SIZES[id(hexes)] = (hexes, size)  # the set is kept with its id, so the id cannot be reused meanwhile
+    return size
 
 
 def static_layer(game_map: GameMap, size: int | None = None) -> StaticLayer:
