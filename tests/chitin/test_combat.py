@@ -266,3 +266,24 @@ def test_7_07_a_stack_may_move_up_then_overrun_and_go_on() -> None:
     s, ev = act(s, "Red", "overrun", stack=X, on=nb(X, "S"))  # 6 to 1
     assert s.counters["B1"].where == "dead" and s.counters["R1"].mp == 1
     assert any("rule 7.07" in e.text for e in ev)
+
+
+def test_5_00_a_stack_that_killed_enemy_units_may_turn_without_advancing() -> None:
+    s = fight()
+    put(s, "R1", "GT3", X, face="S")
+    put(s, "B1", "GT2", nb(X, "S"), face="N")
+    s, _ = act(s, "Red", "attack", by=X, on=nb(X, "S"))
+    s, _ = act(s, "Red", "done", dice=[5])  # 12 to 8: 3-2, a 5 gives D-1
+    assert s.combats[0].result == "D-1" and s.counters["B1"].units == 1
+    assert RULES.pending(s)[0].verbs == ("advance", "face", "done") and not legal(s, "Red", "advance")
+    s, _ = act(s, "Red", "face", stack=X, dir="SE")
+    assert s.counters["R1"].facing == 2 and s.active == "Blue"
+
+
+def test_5_00_no_turning_after_a_mere_disruption() -> None:
+    s = fight()
+    put(s, "R1", "GT3", X, face="S")
+    put(s, "B1", "GT2", nb(X, "S"), face="N")
+    s, _ = act(s, "Red", "attack", by=X, on=nb(X, "S"))
+    s, _ = act(s, "Red", "done", dice=[1])  # 3-2, a 1 gives AD
+    assert s.combats[0].result == "AD" and s.active == "Blue"

@@ -14,7 +14,7 @@ from engine.combat.stepdice import half_strength, reduced_hits, roll_hits
 from engine.core.dice import Dice
 from engine.core.protocol import Event
 from engine.games.chitin.board import is_ground
-from engine.games.chitin.results import alive, retreat_choices, stacks_of
+from engine.games.chitin.results import advance_task, alive, retreat_choices, stacks_of
 from engine.games.chitin.state import State, Task
 
 DEFENCES = ("accept_and_counter", "retreat", "retreat_and_counter")
@@ -90,4 +90,4 @@ def press(state: State, task: Task, choice: str, defender: str, events: list[Eve
 def _advance(state: State, winner: str, losers: list[str], winners: list[str], i: int) -> Task:
     hexes = sorted({c.hex for c in alive(state, losers) if is_ground(c)})
     units = [c.id for c in alive(state, winners) if is_ground(c)]
-    return Task(kind="advance", seat=winner, units=units, hexes=hexes, rule="7.066", combat=i)
+    return advance_task(state, winner, units, losers, hexes, i)

@@ -108,7 +108,14 @@ def roll(state: State, i: int, seat: str, dice: Dice, events: list[Event]) -> No
             state.queue.append(Task(kind="retreat", seat=winner, units=st, rule="7.066", combat=i))
     else:
         _disrupt(state, loser_ids, winner, i, events)
-    state.queue.append(Task(kind="advance", seat=winner, units=[c.id for c in alive(state, cb.defenders if loser != enemy else cb.attackers) if is_ground(c)], hexes=before, rule="7.066", combat=i))
+    winners = [c.id for c in alive(state, cb.defenders if loser != enemy else cb.attackers) if is_ground(c)]
+    state.queue.append(advance_task(state, winner, winners, loser_ids, before, i))
+
+
+def advance_task(state: State, seat: str, winners: list[str], losers: list[str], hexes: list[str], i: int) -> Task:
+    """5.00 (b), 7.066: once the results are in, the winner may advance into a vacated hex or turn."""
+    units = sum(c.units for c in alive(state, losers) if is_ground(c))
+    return Task(kind="advance", seat=seat, units=winners, hexes=hexes, losers=losers, n=units, rule="7.066", combat=i)
 
 
 def _disrupt(state: State, ids: list[str], mover: str, i: int, events: list[Event]) -> None:
@@ -208,7 +215,11 @@ def auto(state: State, task: Task, dice: Dice, events: list[Event]) -> bool:
         return False
     if task.kind in ("defend", "press"):
         return False  # the dice option's choices (dicecombat)
-    return not alive(state, task.units) or not vacated(state, task)
+    if not alive(state, task.units):
+        return True
+    # Only stacks that eliminated or drove off enemy ground units may advance or turn (5.00 b).
+    left = sum(c.units for c in alive(state, task.losers) if is_ground(c) and c.hex in task.hexes)
+    return not vacated(state, task) and left >= task.n
 
 
 def finish_combat(state: State, i: int, events: list[Event]) -> None:

@@ -86,6 +86,8 @@ class Task(BaseModel):
     hexes: list[str] = Field(default_factory=list)
     rule: str = ""
     combat: int = -1
+    losers: list[str] = Field(default_factory=list)
+    """For an advance: the enemy counters of that combat, whose losses open a change of facing (5.00)."""
 
 
 class State(BaseModel):
