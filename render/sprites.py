@@ -89,7 +89,10 @@ def drawn(width: int, height: int, ax: int, ay: int, draw: Callable[[ImageDraw.I
     """A ``width`` x ``height`` transparent sprite anchored at (ax, ay), drawn by ``draw``."""
     img = Image.new("RGBA", (max(1, width), max(1, height)), (0, 0, 0, 0))
     draw(ImageDraw.Draw(img))
-    return Sprite(img, ax, ay)
+    box = img.getbbox()  # what was drawn: pasting less costs less
+    if box is None:
+        return Sprite(img.crop((0, 0, 1, 1)), ax, ay)
+    return Sprite(img.crop(box), ax - box[0], ay - box[1])
 
 
 def on_paper(
