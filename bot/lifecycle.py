@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 Handler = Callable[["Core", Command], Awaitable[list[Reply]]]
 HANDLERS: dict[str, Handler] = {}
 
-NEW_GAME_KEYS = {"game", "opponent", "scenario", "seat", "seed", "clock", "on_timeout"}
+NEW_GAME_KEYS = {"game", "opponent", "opponent_name", "scenario", "seat", "seed", "clock", "on_timeout"}
 
 
 def command(name: str) -> Callable[[Handler], Handler]:
@@ -148,7 +148,8 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
     on_timeout = args.get("on_timeout", "nothing")
     if on_timeout not in ("nothing", "default", "forfeit"):
         raise _refuse("on_timeout must be nothing, default or forfeit")
-    players = (Player(seat=seat, name=cmd.display or cmd.user), Player(seat=other, name=opponent))
+    opponent_name = args.get("opponent_name", "").strip() or opponent
+    players = (Player(seat=seat, name=cmd.display or cmd.user), Player(seat=other, name=opponent_name))
     config = GameConfig(game=game, scenario=scenario, options=options, players=players)
     try:
         rules.setup(config, SeededDice("check", 0))  # validates scenario and options before anyone accepts
@@ -157,7 +158,7 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
     except (ValueError, TypeError) as exc:
         raise _refuse(f"the options were not understood: {exc}") from None
     seed = seed_arg if seed_arg is not None else core.new_seed()
-    place = await core.open_thread(cmd.place, f"{rules.title}: {players[0].name} vs {opponent}")
+    place = await core.open_thread(cmd.place, f"{rules.title}: {players[0].name} vs {opponent_name}")
     settings = {"seats": {seat: cmd.user, other: opponent}, "clock_hours": hours, "on_timeout": on_timeout}
     now = core.now()
     from bot.live import load_live

@@ -46,8 +46,8 @@ def build_game() -> app_commands.Group:
         if await refuse_outside_servers(interaction):
             return
         hive_of(interaction).remember(opponent)
-        args = args_of(game=game, opponent=opponent, scenario=scenario, seat=seat, clock=clock,
-                       on_timeout=on_timeout, seed=seed)
+        args = args_of(game=game, opponent=opponent, opponent_name=opponent.display_name, scenario=scenario,
+                       seat=seat, clock=clock, on_timeout=on_timeout, seed=seed)
         await hive_of(interaction).run(interaction, "game new", extra_options(options) | args)
 
     def simple(name: str, description: str) -> None:
@@ -113,6 +113,10 @@ def resolver(name: str, description: str) -> app_commands.Command:
         if await refuse_outside_servers(interaction):
             return
         extra = extra_options(args.pop("options", None))
+        opponent = getattr(interaction.namespace, "opponent", None)
+        if isinstance(opponent, discord.abc.User):
+            hive_of(interaction).remember(opponent)
+            args["opponent_name"] = opponent.display_name
         await hive_of(interaction).run(interaction, f"resolve {name}", extra | args)
 
     return make_command(name, description, options, handler)

@@ -216,3 +216,10 @@ async def test_an_argument_spelt_in_another_case_is_understood(core):
     r = await say(core, "alice", "/guess parity:ODD", place="dm:alice")
     assert "sealed" in texts(r, "private")
     assert core.live[gid].seq == 1
+
+
+async def test_the_opponent_is_named_by_display_name_not_by_id(core):
+    r = await say(core, "101", "/game new game:toy opponent:102 opponent_name:Bob", place="console:#t")
+    assert r[0].mentions == ["102"] and "<@102>" in r[0].text
+    r = await say(core, "102", "/game accept", place="console:#t")
+    assert "Bob plays B" in texts(r)

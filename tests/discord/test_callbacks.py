@@ -48,6 +48,7 @@ def command(tree, path: str) -> app_commands.Command:
 def user(uid: int) -> MagicMock:
     u = MagicMock(spec=discord.User)
     u.id = uid
+    u.display_name = f"member{uid}"
     return u
 
 
@@ -60,9 +61,11 @@ def role(rid: int) -> MagicMock:
 
 CASES = [
     ("game new", {"game": "toy", "opponent": user(102), "options": "pile:5", "clock": "24h", "on_timeout": "forfeit"},
-     ("game new", {"game": "toy", "opponent": "102", "pile": "5", "clock": "24h", "on_timeout": "forfeit"})),
+     ("game new", {"game": "toy", "opponent": "102", "opponent_name": "member102", "pile": "5", "clock": "24h",
+                   "on_timeout": "forfeit"})),
     ("game new", {"game": "oneworld", "opponent": user(7), "scenario": "standard", "seat": "CHEZ", "seed": "x"},
-     ("game new", {"game": "oneworld", "opponent": "7", "scenario": "standard", "seat": "CHEZ", "seed": "x"})),
+     ("game new", {"game": "oneworld", "opponent": "7", "opponent_name": "member7", "scenario": "standard",
+                   "seat": "CHEZ", "seed": "x"})),
     ("game accept", {}, ("game accept", {})),
     ("game accept", {"game": "3"}, ("game accept", {"game": "3"})),
     ("game decline", {"game": "#3"}, ("game decline", {"game": "#3"})),
