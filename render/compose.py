@@ -22,7 +22,7 @@ from render.counters import (
 )
 from render.geometry import Layout
 from render.legend import legend_blocks
-from render.overlays import draw_arrow, marker_slots, outline_highlight, place_marker, tint_highlight
+from render.overlays import draw_arrow, marker_slots, place_marker, place_outline, place_tint
 from render.panel import (
     PAD,
     TITLE_H,
@@ -230,10 +230,10 @@ def draw_pieces(
     """Highlights, markers, counters and arrows, in that order, onto the map area."""
     lit = [(h, hv) for hv in view.highlights if (h := _parse(hv.hex, game_map)) is not None]
     for h, hv in lit:
-        tint_highlight(d, lay, h, hv)
+        place_tint(img, lay, h, hv)
     levels: dict[Hex, int] = defaultdict(int)
     for h, hv in lit:
-        outline_highlight(d, lay, h, hv, levels[h])
+        place_outline(img, lay, h, hv, levels[h])
         levels[h] += 1
     markers: dict[Hex, list] = defaultdict(list)
     for mv in view.markers:

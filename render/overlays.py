@@ -45,6 +45,40 @@ def highlight_inset(size: float) -> float:
     return max(3.0, size * 0.1)
 
 
+def _place_on_hex(img: Image.Image, lay: Layout, h: Hex, key: tuple, draw) -> None:
+    """Paste a picture drawn by ``draw(d, layout, hex)`` on hex ``h``, kept per hex size and the
+    fraction of a pixel the hex centre falls at, so it lines up with the hex edges as drawing in
+    place does."""
+    cx, cy = lay.centre(h)
+    ix, iy = math.floor(cx), math.floor(cy)
+    fx, fy = cx - ix, cy - iy
+    c = math.ceil(lay.size) + 2
+
+    def make():
+        local = Layout(lay.size, c + fx, c + fy)
+        return drawn(2 * c + 2, 2 * c + 2, c, c, lambda d: draw(d, local, Hex(0, 0)))
+
+    PIECES.get(key + (lay.size, fx, fy), make).paste(img, ix, iy)
+
+
+def place_tint(img: Image.Image, lay: Layout, h: Hex, hv: HighlightView) -> None:
+    """``tint_highlight`` from a kept picture."""
+    colour, alpha, _ = highlight_style(hv.kind)
+    _place_on_hex(img, lay, h, ("tint", colour, alpha), lambda d, ll, hh: tint_highlight(d, ll, hh, hv))
+
+
+def place_outline(img: Image.Image, lay: Layout, h: Hex, hv: HighlightView, level: int = 0) -> None:
+    """``outline_highlight`` from a kept picture."""
+    colour, _, dashed = highlight_style(hv.kind)
+    _place_on_hex(
+        img,
+        lay,
+        h,
+        ("outline", colour, dashed, level),
+        lambda d, ll, hh: outline_highlight(d, ll, hh, hv, level),
+    )
+
+
 def tint_highlight(d: ImageDraw.ImageDraw, lay: Layout, h: Hex, hv: HighlightView) -> None:
     """Tint a highlighted hex in its kind's colour (drawn before any outline)."""
     colour, alpha, _ = highlight_style(hv.kind)
