@@ -287,3 +287,12 @@ def test_5_00_no_turning_after_a_mere_disruption() -> None:
     s, _ = act(s, "Red", "attack", by=X, on=nb(X, "S"))
     s, _ = act(s, "Red", "done", dice=[1])  # 3-2, a 1 gives AD
     assert s.combats[0].result == "AD" and s.active == "Blue"
+
+
+def test_7_07_a_refused_overrun_says_what_is_missing() -> None:
+    s = position()
+    put(s, "R1", "GT2", X, face="S")
+    put(s, "B1", "TR1", nb(X, "S"))
+    s = begin(s)
+    with pytest.raises(IllegalAction, match="6 to 1 or better; your stack in 0811 has 10 to 2"):
+        act(s, "Red", "overrun", stack=X, on=nb(X, "S"))

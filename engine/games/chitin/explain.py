@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from engine.core.protocol import Action
 from engine.games.chitin import flow, movement, results
-from engine.games.chitin.board import DIRS, Index, describe, geo, in_front, is_ground, role
-from engine.games.chitin.combat import unmet
+from engine.games.chitin.board import DIRS, Index, defence, describe, geo, in_front, is_ground, role
+from engine.games.chitin.combat import stack_attack, unmet
 from engine.games.chitin.state import Counter, State
 
 
@@ -162,6 +162,28 @@ def _attack(state: State, seat: str, args: dict[str, str]) -> str:
     return f"The stack in {by} already attacks {on}"
 
 
+def _overrun(state: State, seat: str, args: dict[str, str]) -> str:
+    g = geo()
+    src, dst = args.get("stack", ""), args.get("on", "")
+    if state.step != "move":
+        return "Overruns are made in the movement phase (rule 7.07)"
+    if src not in g.hex_of or dst not in g.hex_of:
+        return "Name your stack and the enemy stack by their hexes, like stack:0607 on:0608 (rule 7.07)"
+    idx = Index(state)
+    mine = [c for c in idx.stack(g.hex_of[src], seat) if role(c) in ("warrior", "basic")]
+    if not mine:
+        return f"You have no combat units in {src} (rule 7.07)"
+    if idx.side_at(g.hex_of[dst]) in (None, seat):
+        return f"There is no enemy stack in {dst} (rule 7.07)"
+    if not in_front(g.hex_of[src], mine[0].facing, g.hex_of[dst]):
+        return f"The enemy stack in {dst} is not in front of your stack in {src} (rules 7.02, 7.07)"
+    attack, _ = stack_attack(state, idx, seat, src, [dst])
+    dfn = sum(defence(c) for c in idx.ground[g.hex_of[dst]])
+    if attack < 6 * dfn:
+        return f"An overrun needs 6 to 1 or better; your stack in {src} has {attack} to {dfn} (rule 7.07)"
+    return f"The stack in {src} needs 2 movement points plus the terrain of {dst} left to go through (rule 7.07)"
+
+
 def _done(state: State, seat: str, args: dict[str, str]) -> str:
     if state.step == "attack":
         return "Your attacks cannot stand yet: " + "; ".join(unmet(state, Index(state), seat))
@@ -190,6 +212,7 @@ _BY_VERB = {
     "face": _face,
     "attack": _attack,
     "done": _done,
+    "overrun": _overrun,
     "retreat": _retreat,
     "lose": _lose,
 }
