@@ -69,9 +69,9 @@ def apply_move(state: State, seat: str, action: Action, dice: Dice) -> tuple[Sta
     child = state.child(str(action.args["child"]))
     assert child is not None
     ctx = context(state, seat)
-    key = action.key()
+    wanted = {k: str(v) for k, v in action.args.items()}
     args, route = next(
-        (a, r) for a, r in move_options(ctx, child) if Action(verb="move", args=a).key() == key
+        (a, r) for a, r in move_options(ctx, child) if {k: str(v) for k, v in a.items()} == wanted
     )
     b = ctx.b
     start = child.hex
