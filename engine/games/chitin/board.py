@@ -181,14 +181,6 @@ class Index:
             self._zoc[seat] = frozenset(out)
         return self._zoc[seat]
 
-    def air_in(self, mega: Hex, seat: str) -> list[Counter]:
-        """Air counters of ``seat`` in a megahex."""
-        return [c for c in self.air.get(mega, []) if c.side == seat]
-
-
-def facing_of(stack: list[Counter]) -> int:
-    """The facing shared by a stack (6.06)."""
-    return stack[0].facing
 
 
 def front(h: Hex, facing: int) -> list[Hex]:

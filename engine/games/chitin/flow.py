@@ -6,7 +6,7 @@ from engine.core.dice import Dice
 from engine.core.hexes import format_ccrr
 from engine.core.protocol import Event
 from engine.games.chitin import dicecombat, food, movement, results
-from engine.games.chitin.board import Index, describe, geo, in_front, is_combat
+from engine.games.chitin.board import Index, describe, geo, in_front
 from engine.games.chitin.combat import attack_choices
 from engine.games.chitin.data import (
     Scenario,
@@ -256,8 +256,3 @@ def finish(state: State, reason: str, events: list[Event]) -> None:
     who = f"{state.winner} wins" if state.winner else "a draw"
     scores = ", ".join(f"{s} {v}" for s, v in state.score.items())
     events.append(Event(kind="end", text=f"The game is over: {reason}. {who} ({scores})."))
-
-
-def combat_units(state: State, seat: str) -> list[Counter]:
-    """``seat``'s counters that can attack."""
-    return [c for c in state.mine(seat) if is_combat(c)]
