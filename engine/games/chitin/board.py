@@ -12,7 +12,6 @@ from engine.core.hexes import (
     from_offset,
     half_turn,
     megahex_centre,
-    neighbor,
     neighbors,
 )
 from engine.core.hexes import megahex as megahex_hexes
@@ -181,11 +180,6 @@ class Index:
             self._zoc[seat] = frozenset(out)
         return self._zoc[seat]
 
-
-
-def front(h: Hex, facing: int) -> list[Hex]:
-    """The three hexes in front of a stack in ``h`` facing ``facing`` (7.02)."""
-    return [neighbor(h, (facing + k) % 6) for k in (-1, 0, 1)]
 
 
 def in_rear(defender: Hex, facing: int, attacker: Hex) -> bool:
