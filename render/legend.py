@@ -16,7 +16,7 @@ from render.hexsides import DRAWERS, draw_plain
 from render.overlays import MARKERS, highlight_style, place_marker
 from render.panel import Block, heading
 from render.sprites import BLOCKS, on_paper
-from render.style import ARROWS, INK, OTHER_ARROW, PANEL_BG, font, parse_colour
+from render.style import ARROWS, INK, OTHER_ARROW, PANEL_BG, font, parse_colour, text_width
 from render.textures import swatch, tile_size
 
 ROW = 28
@@ -147,7 +147,7 @@ def legend_blocks(view: View, game_map: GameMap | None, width: int) -> list[Bloc
     if not items:
         return []
     f = font(13, "regular")
-    fits = all(f.getlength(label) <= width // 2 - SAMPLE_W - 10 for label, _, _ in items)
+    fits = all(text_width(f, label) <= width // 2 - SAMPLE_W - 10 for label, _, _ in items)
     cols = 2 if fits and len(items) > 3 else 1
     rows = math.ceil(len(items) / cols)
     height = rows * ROW + 6
@@ -160,7 +160,7 @@ def legend_blocks(view: View, game_map: GameMap | None, width: int) -> list[Bloc
             xx, yy = x + c * colw, y + r * ROW
             sample(d, img, xx, yy)
             text = label
-            while f.getlength(text) > colw - SAMPLE_W - 10 and len(text) > 3:
+            while text_width(f, text) > colw - SAMPLE_W - 10 and len(text) > 3:
                 text = text[:-2] + "\u2026"
             d.text((xx + SAMPLE_W + 6, yy + ROW / 2), text, font=f, fill=INK, anchor="lm")
 

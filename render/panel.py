@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 from engine.core.protocol import CounterView, View
 from render.counters import place_counter
 from render.sprites import put_text
-from render.style import INK, MUTED, PANEL_BG, RGB, RULE, TITLE_BG, TITLE_FG, font, side_colour
+from render.style import INK, MUTED, PANEL_BG, RGB, RULE, TITLE_BG, TITLE_FG, font, side_colour, text_width
 
 TITLE_H = 56
 PAD = 14
@@ -32,13 +32,13 @@ class Block:
 
 def wrap(text: str, f, width: float) -> list[str]:
     """Break ``text`` into lines no wider than ``width`` in font ``f``."""
-    if " ".join(text.split()) == text and f.getlength(text) <= width:
+    if " ".join(text.split()) == text and text_width(f, text) <= width:
         return [text]  # the usual case: one line that fits, measured once
     out: list[str] = []
     line = ""
     for word in text.split():
         trial = f"{line} {word}".strip()
-        if f.getlength(trial) <= width or not line:
+        if text_width(f, trial) <= width or not line:
             line = trial
         else:
             out.append(line)
@@ -62,7 +62,7 @@ def text_lines(
 ) -> Block:
     """Wrapped lines of text, optionally bulleted."""
     f = font(size, weight)
-    indent = int(f.getlength(bullet + " ")) if bullet else 0
+    indent = int(text_width(f, bullet + " ")) if bullet else 0
     rows: list[tuple[str, bool]] = []
     for line in lines:
         for i, part in enumerate(wrap(line, f, width - indent)):
@@ -101,7 +101,7 @@ def sides_block(view: View) -> Block:
             if counts[seat]:
                 note.append(f"{counts[seat]} counter{'s' if counts[seat] != 1 else ''}")
             if note:
-                tx = x + 40 + bold.getlength(seat)
+                tx = x + 40 + text_width(bold, seat)
                 put_text(img, (tx, yy + 12), " \u00b7 ".join(note), small, MUTED, "lm")
 
     return Block(len(seats) * 26 + 4, draw)
@@ -133,7 +133,7 @@ def title_bar(img: Image.Image, view: View, width: int) -> None:
     if view.active:
         af = font(17, "bold")
         label = f"{view.active} to move"
-        active_w = int(af.getlength(label)) + 34
+        active_w = int(text_width(af, label)) + 34
         ax = width - PAD - active_w
         d.rounded_rectangle(
             [ax, 18, ax + 20, 38],
@@ -146,10 +146,10 @@ def title_bar(img: Image.Image, view: View, width: int) -> None:
     rx = width - PAD - active_w - (16 if view.active and right else 0)
     if right:
         put_text(img, (rx, TITLE_H // 2), right, rf, (200, 204, 214), "rm")
-    room = rx - (rf.getlength(right) if right else 0) - 2 * PAD
+    room = rx - (text_width(rf, right) if right else 0) - 2 * PAD
     tf = font(24, "bold")
     title = view.title
-    while title and tf.getlength(title) > room and len(title) > 4:
+    while title and text_width(tf, title) > room and len(title) > 4:
         title = title[:-2].rstrip() + "\u2026" if not title.endswith("\u2026") else title[:-2] + "\u2026"
     put_text(img, (PAD, TITLE_H // 2), title, tf, TITLE_FG, "lm")
 

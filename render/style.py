@@ -109,6 +109,12 @@ def font(size: int, weight: str = "bold") -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / name), max(6, int(size)))
 
 
+@lru_cache(maxsize=8192)
+def text_width(f: ImageFont.FreeTypeFont, text: str) -> float:
+    """``f.getlength(text)``, remembered: the panel measures the same labels board after board."""
+    return f.getlength(text)
+
+
 def fit_font(
     text: str, max_width: float, size: int, weight: str = "bold", floor: int = 7
 ) -> ImageFont.FreeTypeFont:
