@@ -8,6 +8,7 @@ posted again, and nothing is applied twice.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import secrets
@@ -232,7 +233,8 @@ class Core:
         if secret:
             replies.append(private(cmd.user, cmd.place, f"Your choice is sealed: {action.text()}. "
                                    f"Commitment `{digest[:16]}`; it opens when every choice is in."))
-        replies += self._event_replies(g, events, seq, digest)
+        shown = await self._sealed_digest(g, seat, digest) if secret else ""
+        replies += self._event_replies(g, events, seq, shown)
         now = self.now()
         over = g.rules.outcome(state)
         async with self.store.transaction():
@@ -295,8 +297,6 @@ class Core:
             else:
                 for s in e.to:
                     private_lines.setdefault(s, []).append(e.text)
-        if digest and not any(e.kind == "committed" and e.public for e in events):
-            public_lines.insert(0, f"A sealed choice was made (commitment `{digest[:16]}`).")
         out = []
         if public_lines:
             out.append(Reply(to="channel", place=g.row.place, text="\n".join(public_lines), game_id=g.id, seq=seq))
@@ -305,6 +305,19 @@ class Core:
             if user:
                 out.append(Reply(to="dm", user=user, place=g.row.place, text="\n".join(lines), game_id=g.id, seq=seq))
         return out
+
+    async def _sealed_digest(self, g: Live, seat: str, digest: str) -> str:
+        """The commitment shown in public: over every still-sealed choice of this seat, this one last.
+
+        A choice made in several private steps (an army picked unit by unit) is announced
+        once, when the engine says the player has chosen; this hash then binds every step.
+        """
+        sealed = await self.store.secrets(g.id, g.row.branch, unrevealed=True)
+        seats = {a.seq: a.seat for a in await self.store.actions(g.id, g.row.branch)} if sealed else {}
+        mine = [s.commitment for s in sealed if seats.get(s.seq) == seat]
+        if not mine:
+            return digest
+        return hashlib.sha256(":".join(mine + [digest]).encode()).hexdigest()
 
     async def _reveal_lines(self, g: Live, opened: list) -> list[Reply]:
         if not opened:

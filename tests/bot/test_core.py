@@ -223,3 +223,30 @@ async def test_the_opponent_is_named_by_display_name_not_by_id(core):
     assert r[0].mentions == ["102"] and "<@102>" in r[0].text
     r = await say(core, "102", "/game accept", place="console:#t")
     assert "Bob plays B" in texts(r)
+
+
+async def test_a_choice_made_in_private_steps_is_announced_once_with_a_hash_binding_every_step(core, store):
+    """Chitin force selection (rule 3.032): picks are silent; /ready shows one commitment over them all."""
+    import hashlib
+
+    r = await say(core, "alice", "/game new game:chitin opponent:bob scenario:basic seed:4", place="console:#c")
+    gid = r[0].game_id
+    await say(core, "bob", "/game accept", place="console:#c")
+    g = core.live[gid]
+    while not any(p.secret for p in g.pending()):
+        p = g.pending()[0]
+        a = g.rules.legal_actions(g.state, p.seat)[0]
+        await say(core, g.user_of(p.seat), a.text(), place="console:#c")
+    seat = g.seats_of("alice")[0]
+    picks = [a for a in g.rules.legal_actions(g.state, seat) if a.verb == "pick"][:2]
+    for a in picks:
+        r = await say(core, "alice", a.text(), place="dm:alice")
+        assert [x.to for x in r if x.to == "channel"] == [], "a single pick must not be announced"
+    r = await say(core, "alice", "/ready", place="dm:alice")
+    line = next(x.text for x in r if x.to == "channel" and "commitment" in x.text)
+    shown = line.split("commitment `")[1].split("`")[0]
+    sealed = [s.commitment for s in await store.secrets(gid, 1, unrevealed=True)]
+    assert len(sealed) == 3
+    assert hashlib.sha256(":".join(sealed).encode()).hexdigest().startswith(shown)
+    for a in picks:
+        assert str(a.args["kind"]) not in line
