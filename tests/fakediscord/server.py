@@ -52,6 +52,7 @@ class FakeDiscord:
         self.requests: list[Request] = []
         self.sent: list[Sent] = []
         self.channels: dict[str, dict[str, Any]] = {str(P.CHANNEL_ID): P.text_channel()}
+        self.roles: dict[str, dict[str, Any]] = {str(P.GUILD_ID): P.role(P.GUILD_ID, "@everyone", P.MEMBER_PERMS)}
         self.messages: dict[str, dict[str, Any]] = {}
         self.closed_dms: set[str] = set()
         self.refused_tokens: set[str] = set()
@@ -119,8 +120,15 @@ class FakeDiscord:
             "session_id": "s1", "resume_gateway_url": self.gateway_url, "shard": [0, 1],
             "application": {"id": str(P.APP_ID), "flags": 0}, "private_channels": [], "relationships": [],
         })
-        await self.dispatch("GUILD_CREATE", P.guild(channels=[self.channels[str(P.CHANNEL_ID)]]))
+        await self.dispatch("GUILD_CREATE", P.guild(channels=[self.channels[str(P.CHANNEL_ID)]],
+                                                    roles=list(self.roles.values())))
         self.ready.set()
+
+    async def add_role(self, role: dict[str, Any]) -> None:
+        """A role created in the server (announced to a connected bot, as Discord does)."""
+        self.roles[role["id"]] = role
+        if self.ws is not None and not self.ws.closed:
+            await self.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(P.GUILD_ID), "role": role})
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Send a gateway event to the bot."""
