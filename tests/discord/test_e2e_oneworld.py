@@ -1,19 +1,92 @@
-"""End to end on the fake Discord with OneWorld: real orders by slash command, sealed aspects by DM and
-by the ephemeral fallback, boards as PNG attachments, and the game ended by a resignation."""
+"""End to end on the fake Discord with OneWorld: the whole game of tests/scripts/oneworld_full_game.txt, to a
+god's death. Every order is a slash command in the game's thread, the invitation is answered by its button,
+Alice's sealed aspects go by DM (buttons, or the command typed in the DM) and Bob's, whose DMs are closed,
+through 'Choose privately'; boards come as PNG attachments, and no sealed choice shows in a channel before
+it is opened."""
 
 from __future__ import annotations
 
-import random
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
+from bot.console import LINE
+from bot.discord.components import digest
+from bot.parsing import parse_command
 from engine.core import registry
-from engine.core.dice import SeededDice
-from engine.core.protocol import Action, GameConfig
 from tests.discord.actors import BOB, Table, ephemeral, texts
 from tests.fakediscord import payloads as P
+from tests.fakediscord.server import FakeDiscord, Sent
 
-MAX_ACTIONS = 250
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "oneworld_full_game.txt"
+REFEREES = 7000
+PNG = b"\x89PNG\r\n\x1a\n"
+TURN = re.compile(r": turn (\d+), ")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the console script: who, whether in their DMs, and the command."""
+
+    who: str
+    dm: bool
+    name: str
+    args: dict[str, str]
+
+    @property
+    def text(self) -> str:
+        return " ".join([f"/{self.name}", *(f"{k}:{v}" for k, v in self.args.items())])
+
+
+def script() -> list[Line]:
+    out = []
+    for raw in SCRIPT.read_text().splitlines():
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        m = LINE.match(raw)
+        assert m is not None and not m["place"], raw
+        name, args = parse_command(m["cmd"])
+        out.append(Line(m["user"], bool(m["dm"]), name, args))
+    return out
+
+
+@dataclass
+class Sealed:
+    """A choice sealed at action ``seq``, and what would give it away in a channel."""
+
+    seq: int
+    tells: list[str]
+
+
+@dataclass
+class SecretWatch:
+    """Checks every channel payload against the choices still sealed."""
+
+    fake: FakeDiscord
+    sealed: list[Sealed] = field(default_factory=list)
+    opened: int = 0
+
+    def after(self, start: int) -> None:
+        """Look at what was posted since ``start``: a choice may show only in the posts that open it."""
+        new = [s for s in self.fake.channel_payloads() if self.fake.sent.index(s) >= start]
+        opening = "\n".join(s.content for s in new if s.content.startswith("Sealed choices opened"))
+        opens = {c.seq for c in self.sealed if f"#{c.seq} " in opening}
+        for c in self.sealed:
+            if c.seq in opens:
+                continue
+            for s in new:
+                shown = _visible(s)
+                assert not any(tell in shown for tell in c.tells), (c, s.content)
+        self.sealed = [c for c in self.sealed if c.seq not in opens]
+        self.opened += len(opens)
+
+
+def _visible(s: Sent) -> str:
+    """A post's text, its buttons' labels and custom ids."""
+    return s.content + "\n" + json.dumps(s.data.get("components", []))
 
 
 def oneworld():
@@ -22,84 +95,103 @@ def oneworld():
     return registry.get("oneworld")
 
 
-def plan(rules, config: GameConfig, seed: str, key: str, tries: int = 12) -> tuple[int, list[tuple[str, Action]]]:
-    """The shortest of a few seeded random lines of play that reach a sealed choice, found offline."""
-    best: tuple[int, list[tuple[str, Action]]] | None = None
-    for rng_seed in range(tries):
-        limit = len(best[1]) if best else MAX_ACTIONS
-        line = _line(rules, config, seed, key, random.Random(rng_seed), limit)
-        if line is not None:
-            best = (rng_seed, line)
-    if best is None:
-        pytest.skip("no short line of OneWorld play reaches a sealed choice")
-    return best
-
-
-def _line(rules, config: GameConfig, seed: str, key: str, rng: random.Random, limit: int) -> list[tuple[str, Action]] | None:
-    state = rules.setup(config, SeededDice(seed, 0, "main"))
-    line: list[tuple[str, Action]] = []
-    for seq in range(1, limit):
-        prompts = rules.pending(state)
-        if not prompts:
-            return None
-        if any(p.secret for p in prompts):
-            return line
-        p = rng.choice(prompts)
-        a = rng.choice(rules.legal_actions(state, p.seat))
-        line.append((p.seat, a))
-        state, _ = rules.apply(state, p.seat, a, SeededDice(seed, seq, key))
-    return None
-
-
-async def test_oneworld_on_discord(fake, bot, core):
-    rules = oneworld()
+async def test_a_whole_oneworld_game_on_discord(fake, bot, core):
+    oneworld()
+    lines = script()
+    new, accept, orders = lines[0], lines[1], lines[2:]
+    assert (new.who, new.name, accept.name) == ("alice", "game new", "game accept") and new.args["seed"] == "1"
     fake.closed_dms.add(str(BOB))
     t = Table(fake, bot.client)
-    sent = await t.slash("alice", P.CHANNEL_ID, "game", {"game": "oneworld", "opponent": ("user", BOB)}, sub="new")
+    synced = {c["name"] for c in fake.commands[str(P.GUILD_ID)]}
+    assert {"game", "mod", *(o.name for o in orders)} <= synced
+
+    options = {"game": new.args["game"], "opponent": ("user", BOB), "seed": new.args["seed"]}
+    sent = await t.slash("alice", P.CHANNEL_ID, "game", options, sub="new")
+    assert "only a moderator" in texts(ephemeral(sent)) and not core.live
+    await fake.add_role(P.role(REFEREES, "referees"))
+    sent = await t.slash("mo", P.CHANNEL_ID, "mod", {"role": ("role", REFEREES)}, sub="config")
+    assert f"Moderator role: <@&{REFEREES}>" in texts(ephemeral(sent))
+    t.grant("alice", REFEREES)
+    sent = await t.slash("alice", P.CHANNEL_ID, "game", options, sub="new")
     invite = next(s for s in sent if "challenges you" in s.content)
     thread, gid = invite.channel, next(iter(core.live))
     sent = await t.click("bob", invite.data, "Accept")
-    assert "begins" in texts(sent)
-    g = core.live[gid]
-    user_name = {g.user_of(s): n for s, n in zip(rules.seats, ("alice", "bob"), strict=True)}
-    rng_seed, line = plan(rules, g.config, g.row.seed, g.dice_key)
+    assert "begins" in texts(sent) and "Dice seed `1` (fixed, not secret)" in texts(sent)
+
+    watch = SecretWatch(fake)
     completed: set[str] = set()
-    for seat, action in line:
-        who = user_name[g.user_of(seat)]
-        args = {k: str(v) for k, v in action.args.items()}
-        if action.verb not in completed and args:
-            first = next(iter(args))
-            offered = await t.complete(who, thread, action.verb, {first: ""}, focused=first)
-            assert args[first] in offered or len(offered) == 25, (action.text(), offered)
-            completed.add(action.verb)
-        sent = await t.slash(who, thread, action.verb, args)
-        assert not any(s.content.startswith(("Sorry", "You are")) for s in ephemeral(sent)), (action.text(), texts(sent))
-    assert core.live[gid].seq == len(line)
-    start = len(fake.sent)
-    await sealed_round(t, fake, core, gid, thread)
-    boards = [f for s in t.in_channel(thread) for f in s.files if f[0].endswith(".png")]
-    assert boards and all(b[1].startswith(b"\x89PNG") for b in boards)
-    assert start < len(fake.sent)
-    sent = await t.slash("bob", thread, "game", {}, sub="resign")
-    assert "is over" in texts(t.in_channel(thread)[-3:]) and gid not in core.live
+    prompts: set[str] = set()
+    for seq, line in enumerate(orders, 1):
+        assert gid in core.live, f"the game ended early, before line {seq}: {line.text}"
+        start = len(fake.sent)
+        if line.dm:
+            sealed = await choose_privately(t, line, gid, thread, prompts)
+            watch.sealed.append(Sealed(seq, sealed))
+        else:
+            if line.name not in completed and line.args:
+                first = next(iter(line.args))
+                offered = await t.complete(line.who, thread, line.name, {first: ""}, focused=first)
+                assert line.args[first] in offered or len(offered) == 25, (line.text, offered)
+                completed.add(line.name)
+            sent = await t.slash(line.who, thread, line.name, line.args)
+            assert not any(s.content.startswith(("Sorry", "You are")) for s in ephemeral(sent)), (seq, line.text,
+                                                                                                  texts(sent))
+        watch.after(start)
+        if gid in core.live:
+            assert core.live[gid].seq == seq, (seq, line.text)
+
+    assert gid not in core.live, "the script ended and the game is still in play"
+    assert len(await core.store.actions(gid, 1)) == len(orders)
+    assert watch.sealed == [] and watch.opened == sum(o.dm for o in orders)
+
+    posts = t.in_channel(thread)
+    end = next(s for s in posts if s.content.startswith(f"Game #{gid} is over."))
+    assert "Alice (BORG) wins: CHEZ's god has lost all its lives." in end.content
+    assert "Dice seed: `1`" in end.content
+    row = await core.store.game(gid)
+    assert row is not None and row.status == "over"
+    assert sorted(end.allowed_mentions["users"]) == sorted(int(u) for u in row.settings_dict["seats"].values())
+
+    boards = [(s, f) for s in posts for f in s.files if f[0].endswith(".png")]
+    assert all(f[1].startswith(PNG) for _, f in boards)
+    headed = [s for s in posts if s.content.startswith(f"Game #{gid}: ")]
+    assert [s for s, _ in boards] == headed
+    turns = [int(m[1]) for s in headed if (m := TURN.search(s.content))]
+    assert sorted(set(turns)) == list(range(1, turns[-1] + 1)) and turns[-1] > 40
+    assert headed[0].content.endswith("set-up order") and headed[-1].content.endswith("game over")
+    status = next(s for s in posts if s.content.startswith("**Status"))
+    assert "over" in fake.messages[status.data["id"]]["content"]
 
 
-async def sealed_round(t: Table, fake, core, gid: int, thread: str) -> None:
-    """Alice answers her sealed prompt by DM, Bob through 'Choose privately'; nothing shows before the reveal."""
-    g = core.live[gid]
-    dm = [s for s in t.dms_to("alice") if P.buttons_of(s.data)][-1]
-    panel_msg = [s for s in t.in_channel(thread) if P.buttons_of(s.data)
-                 and P.buttons_of(s.data)[0]["label"] == "Choose privately"][-1]
-    alice_choice = P.buttons_of(dm.data)[0]["label"]
-    sent = await t.click("alice", dm.data, alice_choice)
-    assert "sealed" in texts(ephemeral(sent))
-    sealed_alice = texts(ephemeral(sent)).split("sealed: ")[1].split(". Commitment")[0]
-    panel = ephemeral(await t.click("bob", panel_msg.data, "Choose privately"))[-1]
-    before_reveal = [s.content for s in fake.channel_payloads()]
-    assert not any(sealed_alice in c for c in before_reveal)
-    bob_choice = P.buttons_of(panel.data)[0]["label"]
-    sent = await t.click("bob", panel.data, bob_choice)
-    assert "sealed" in texts(ephemeral(sent))
-    assert g.seq == core.live[gid].seq
-    opened = texts(t.in_channel(thread))
-    assert "Sealed choices opened" in opened and sealed_alice in opened
+async def choose_privately(t: Table, line: Line, gid: int, thread: str, prompts: set[str]) -> list[str]:
+    """A sealed choice: Alice by DM (the prompt's buttons, or the order typed in the DM), Bob, whose DMs are
+    closed, through 'Choose privately' in the thread; what would give the choice away.
+
+    Each decision must come with its own prompt: ``prompts`` holds the ids of the prompts already answered."""
+    label = " ".join(line.args.values())
+    if line.who == "alice":
+        prompt = [s for s in t.dms_to("alice") if P.buttons_of(s.data)][-1]
+        assert "your private choice" in prompt.content and prompt.data["id"] not in prompts, prompt.content
+        prompts.add(prompt.data["id"])
+        assert label in [b["label"] for b in P.buttons_of(prompt.data)], (line.text, prompt.content)
+        if line.name == "aspect":
+            sent = await t.slash("alice", prompt.channel, line.name, line.args)
+        else:
+            sent = await t.click("alice", prompt.data, label)
+        private = ephemeral(sent) + [s for s in sent if s.channel == prompt.channel and not s.ephemeral]
+    else:
+        assert not t.dms_to("bob")
+        panel_msg = [s for s in t.in_channel(thread) if P.buttons_of(s.data)
+                     and P.buttons_of(s.data)[0]["custom_id"] == f"hh:{gid}:p:{BOB}"][-1]
+        assert panel_msg.data["id"] not in prompts and "your private choice" in panel_msg.content
+        prompts.add(panel_msg.data["id"])
+        panel = ephemeral(await t.click("bob", panel_msg.data, "Choose privately"))[-1]
+        assert "your private choice" in panel.content, panel.content
+        sent = await t.click("bob", panel.data, label)
+        private = ephemeral(sent)
+    said = texts(private)
+    assert f"Your choice is sealed: {line.text}." in said, (line.text, said)
+    chosen = [s.content.removeprefix("You have chosen ") for s in private if s.content.startswith("You have chosen ")]
+    assert chosen, said
+    return [line.text, " ".join(f"{k}:{v}" for k, v in line.args.items()), digest(f"{line.text} game:{gid}"),
+            *chosen]
