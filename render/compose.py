@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import threading
 from collections import defaultdict
+from collections.abc import Callable
 
 from PIL import Image, ImageDraw
 
@@ -51,7 +52,15 @@ COMPRESS_LEVEL = 6
 
 def board(view: View, *, game_map: GameMap | None = None) -> bytes:
     """The board a viewer sees, as PNG bytes."""
-    return encode_png(board_image(view, game_map=game_map))
+    view, game_map = _prepared(view, game_map)
+    if game_map is None:
+        return encode_png(card_image(view))
+    layer = static_layer(game_map)
+    # The image is encoded and dropped here, so it is drawn on a kept canvas and given back.
+    img = _compose(view, game_map, layer, CANVASES.borrow)
+    png = encode_png(img)
+    CANVASES.give_back(layer, img)
+    return png
 
 
 def encode_png(img: Image.Image) -> bytes:
@@ -66,13 +75,17 @@ def encode_png(img: Image.Image) -> bytes:
 
 def board_image(view: View, *, game_map: GameMap | None = None) -> Image.Image:
     """The board as a Pillow image (``board`` encodes it)."""
+    view, game_map = _prepared(view, game_map)
+    if game_map is None:
+        return card_image(view)
+    return _compose(view, game_map, static_layer(game_map))
+
+
+def _prepared(view: View, game_map: GameMap | None) -> tuple[View, GameMap | None]:
     view = printable_view(view)
     if game_map is None and view.map:
         game_map = load_map(view.map)
-    if game_map is None:
-        return card_image(view)
-    layer = static_layer(game_map)
-    return _compose(view, game_map, layer)
+    return view, game_map
 
 
 def printable_view(view: View) -> View:
@@ -173,7 +186,9 @@ def _panel(
     return blocks
 
 
-def _compose(view: View, game_map: GameMap, layer: StaticLayer) -> Image.Image:
+def _compose(
+    view: View, game_map: GameMap, layer: StaticLayer, canvas: Callable[..., Image.Image] | None = None
+) -> Image.Image:
     mw, mh = layer.image.size
     view = on_map(view, game_map)
     stacks, off = group_counters(view, game_map)
@@ -182,7 +197,7 @@ def _compose(view: View, game_map: GameMap, layer: StaticLayer) -> Image.Image:
     cap = caption_block(view, width - 2 * PAD)
     body_h = max(mh, stack_height(blocks) + 2 * PAD)
     height = TITLE_H + body_h + (cap.height + 2 * PAD if cap else 0)
-    img = _canvas(layer, width, height)
+    img = (canvas or CANVASES.fresh)(layer, width, height)
     d = ImageDraw.Draw(img, "RGBA")
     lay = Layout(layer.layout.size, layer.layout.ox, layer.layout.oy + TITLE_H)
     draw_pieces(img, d, view, game_map, lay, stacks)
@@ -196,27 +211,68 @@ def _compose(view: View, game_map: GameMap, layer: StaticLayer) -> Image.Image:
     return img
 
 
-_CANVASES: dict[tuple[int, int, int], tuple[Image.Image, Image.Image]] = {}
-_CANVAS_LOCK = threading.Lock()
+class Canvases:
+    """Blank boards (page colour, the static layer under the title bar), kept per layer and size.
 
-
-def _canvas(layer: StaticLayer, width: int, height: int) -> Image.Image:
-    """A fresh board of this size: page colour with the static layer under the title bar.
-
-    Kept per (layer, size) and copied, which is one copy instead of a fill and a paste.
+    ``fresh`` copies the blank. ``borrow`` and ``give_back`` go further for a board that is
+    encoded and dropped at once: a board given back is wiped by pasting the blank over it when
+    it is next borrowed, which reuses its memory instead of asking for several megabytes anew
+    (fresh memory costs a page fault every 4 KB; that was most of the time a copy took).
     """
-    key = (id(layer.image), width, height)
-    with _CANVAS_LOCK:
-        hit = _CANVASES.get(key)
-    if hit is None or hit[0] is not layer.image:
-        blank = Image.new("RGB", (width, height), BACKGROUND)
-        blank.paste(layer.image, (0, TITLE_H))
-        hit = (layer.image, blank)  # the layer is kept with its id, so the id cannot be reused meanwhile
-        with _CANVAS_LOCK:
-            if len(_CANVASES) >= 4:
-                _CANVASES.pop(next(iter(_CANVASES)))
-            _CANVASES[key] = hit
-    return hit[1].copy()
+
+    BLANKS = 4
+    SPARES = 2
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._blanks: dict[tuple[int, int, int], tuple[Image.Image, Image.Image]] = {}
+        self._spares: dict[tuple[int, int, int], list[Image.Image]] = {}
+
+    def _blank(self, layer: StaticLayer, width: int, height: int) -> tuple[tuple[int, int, int], Image.Image]:
+        key = (id(layer.image), width, height)
+        with self._lock:
+            hit = self._blanks.get(key)
+        if hit is None or hit[0] is not layer.image:
+            blank = Image.new("RGB", (width, height), BACKGROUND)
+            blank.paste(layer.image, (0, TITLE_H))
+            hit = (layer.image, blank)  # the layer is kept with its id, so the id cannot be reused meanwhile
+            with self._lock:
+                if len(self._blanks) >= self.BLANKS:
+                    old = next(iter(self._blanks))
+                    self._blanks.pop(old)
+                    self._spares.pop(old, None)
+                self._blanks[key] = hit
+                self._spares.pop(key, None)  # spares of a replaced layer are not wiped to this one
+        return key, hit[1]
+
+    def fresh(self, layer: StaticLayer, width: int, height: int) -> Image.Image:
+        """A new blank board of this size."""
+        return self._blank(layer, width, height)[1].copy()
+
+    def borrow(self, layer: StaticLayer, width: int, height: int) -> Image.Image:
+        """A blank board to draw, encode and give back."""
+        key, blank = self._blank(layer, width, height)
+        with self._lock:
+            spares = self._spares.get(key)
+            img = spares.pop() if spares else None
+        if img is None:
+            return blank.copy()
+        img.paste(blank, (0, 0))
+        return img
+
+    def give_back(self, layer: StaticLayer, img: Image.Image) -> None:
+        """Keep a borrowed board, once encoded, for the next ``borrow`` of its size."""
+        key = (id(layer.image), img.width, img.height)
+        with self._lock:
+            hit = self._blanks.get(key)
+            if hit is None or hit[0] is not layer.image:
+                return
+            spares = self._spares.setdefault(key, [])
+            if len(spares) < self.SPARES:
+                spares.append(img)
+
+
+CANVASES = Canvases()
 
 
 def draw_pieces(

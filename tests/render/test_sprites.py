@@ -162,3 +162,21 @@ def test_two_maps_with_the_same_legend_labels_keep_their_own_colours(plain_map):
     b = render.board_image(view_of(map="test-plain-red"), game_map=red)
     panel = (a.width - PANEL_W, TITLE_H, a.width, a.height)
     assert not _same(a.crop(panel), b.crop(panel))
+
+
+def test_a_reused_canvas_keeps_nothing_of_the_board_before(chitin_map, monkeypatch):
+    from render.compose import CANVASES, board_image, encode_png
+
+    v = views.chitin_view()
+    busy = v.model_copy(
+        update={"highlights": v.highlights * 2, "counters": v.counters[::-1], "title": "Busy"}
+    )
+    assert board_image(busy, game_map=chitin_map).size == board_image(v, game_map=chitin_map).size
+    alone = encode_png(board_image(v, game_map=chitin_map))
+    given, borrowed = [], []
+    give_back, borrow = CANVASES.give_back, CANVASES.borrow
+    monkeypatch.setattr(CANVASES, "give_back", lambda layer, img: (given.append(img), give_back(layer, img)))
+    monkeypatch.setattr(CANVASES, "borrow", lambda *a: borrowed.append(borrow(*a)) or borrowed[-1])
+    render.board(busy, game_map=chitin_map)
+    assert render.board(v, game_map=chitin_map) == alone
+    assert borrowed[-1] is given[0], "the second board was drawn on the first one's canvas"
