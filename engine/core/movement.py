@@ -50,40 +50,54 @@ def reachable(
     """
     # With a step limit the cheapest way into a hex may use too many steps to go on
     # from it, so the search runs over (hex, steps taken); without one, over hexes.
-    def key(h: Hex, steps: int) -> tuple[Hex, int]:
-        return h, (steps if max_steps is not None else 0)
-
-    best: dict[tuple[Hex, int], Reach] = {(start, 0): Reach(0.0, ())}
+    limited = max_steps is not None
+    best: dict[tuple[Hex, int], tuple[float, tuple[Hex, ...]]] = {(start, 0): (0.0, ())}
     counter = 0
     frontier: list[tuple[float, int, int, Hex]] = [(0.0, 0, counter, start)]
+    limit = allowance + _EPS
     while frontier:
         cost, steps, _, here = heapq.heappop(frontier)
-        current = best[key(here, steps)]
-        if cost != current.cost or steps != len(current.path):
+        cur_cost, cur_path = best[(here, steps if limited else 0)]
+        if cost != cur_cost or steps != len(cur_path):
             continue  # superseded by a better way in
         if here != start and stops(here):
             continue
-        if max_steps is not None and steps >= max_steps:
+        if limited and steps >= max_steps:  # type: ignore[operator]
             continue
-        for nxt in neighbors(here):
+        nsteps = steps + 1
+        for nxt in _neighbors(here):
             if nxt == start:
                 continue
             price = step_cost(here, nxt)
             if price is None:
                 continue
             total = cost + price
-            if total > allowance + _EPS:
+            if total > limit:
                 continue
-            k = key(nxt, steps + 1)
-            if _better(total, steps + 1, best.get(k)):
-                best[k] = Reach(total, current.path + (nxt,))
+            k = (nxt, nsteps if limited else 0)
+            old = best.get(k)
+            if old is None or total < old[0] - _EPS or (abs(total - old[0]) <= _EPS and nsteps < len(old[1])):
+                best[k] = (total, cur_path + (nxt,))
                 counter += 1
-                heapq.heappush(frontier, (total, steps + 1, counter, nxt))
+                heapq.heappush(frontier, (total, nsteps, counter, nxt))
     out: dict[Hex, Reach] = {}
-    for (h, _), r in best.items():
-        if h != start and can_end(h) and _better(r.cost, len(r.path), out.get(h)):
-            out[h] = r
+    for (h, _), (c, p) in best.items():
+        if h != start and can_end(h) and _better(c, len(p), out.get(h)):
+            out[h] = Reach(c, p)
     return out
+
+
+_NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {}
+
+
+def _neighbors(h: Hex) -> tuple[Hex, ...]:
+    """The six neighbours of ``h``, remembered: the search asks for the same hexes again and again."""
+    n = _NEIGHBOURS.get(h)
+    if n is None:
+        if len(_NEIGHBOURS) > 200_000:
+            _NEIGHBOURS.clear()
+        n = _NEIGHBOURS[h] = tuple(neighbors(h))
+    return n
 
 
 def path_cost(
