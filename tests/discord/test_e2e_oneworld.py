@@ -70,8 +70,8 @@ class SecretWatch:
     opened: int = 0
 
     def after(self, start: int) -> None:
-        """Look at what was posted since ``start``: a choice may show only in the posts that open it."""
-        new = [s for s in self.fake.channel_payloads() if self.fake.sent.index(s) >= start]
+        """Look at what was posted or edited since ``start``: a choice may show only in the posts that open it."""
+        new = self.fake.channel_payloads(start)
         opening = "\n".join(s.content for s in new if s.content.startswith("Sealed choices opened"))
         opens = {c.seq for c in self.sealed if f"#{c.seq} " in opening}
         for c in self.sealed:

@@ -55,11 +55,9 @@ WORD = re.compile(r"\b(odd|even)\b")
 
 
 def leaks(fake, since: int) -> list[str]:
-    """Channel payloads since ``since`` that show a guess (text or button label)."""
+    """Channel payloads (and edits) since ``since`` that show a guess (text or button label)."""
     out = []
-    for s in fake.channel_payloads():
-        if fake.sent.index(s) < since:
-            continue
+    for s in fake.channel_payloads(since):
         labels = " ".join(b.get("label", "") for b in P.buttons_of(s.data))
         if WORD.search(s.content) or WORD.search(labels):
             out.append(s.content)

@@ -51,6 +51,8 @@ class FakeDiscord:
         self.bot = P.user(P.APP_ID, "hexhive", bot=True)
         self.requests: list[Request] = []
         self.sent: list[Sent] = []
+        self.edits: list[tuple[int, Sent]] = []
+        """Messages edited after posting, as they read then, with ``len(sent)`` at the time."""
         self.channels: dict[str, dict[str, Any]] = {str(P.CHANNEL_ID): P.text_channel()}
         self.roles: dict[str, dict[str, Any]] = {str(P.GUILD_ID): P.role(P.GUILD_ID, "@everyone", P.MEMBER_PERMS)}
         self.messages: dict[str, dict[str, Any]] = {}
@@ -230,6 +232,7 @@ class FakeDiscord:
         if msg is None:
             return _json({"message": "Unknown Message", "code": 10008}, 404)
         msg.update({k: v for k, v in body.items() if k in ("content", "components")})
+        self.edits.append((len(self.sent), Sent(parts[1], dict(msg), body.get("allowed_mentions"), files)))
         return _json(msg)
 
     # --- interactions ------------------------------------------------------------------------
@@ -278,9 +281,11 @@ class FakeDiscord:
             await asyncio.sleep(0)
         return self.sent[before:]
 
-    def channel_payloads(self) -> list[Sent]:
-        """Every message posted where more than one member can read it (channels and threads)."""
-        return [s for s in self.sent if not s.ephemeral and self.channels.get(s.channel, {}).get("type") != 1]
+    def channel_payloads(self, since: int = 0) -> list[Sent]:
+        """Every message posted where more than one member can read it (channels and threads), from the
+        ``since``-th message the bot sent on, and every edit of one made since then, as it read."""
+        posted = self.sent[since:] + [s for at, s in self.edits if at >= since]
+        return [s for s in posted if not s.ephemeral and self.channels.get(s.channel, {}).get("type") != 1]
 
 
 async def _body(request: web.Request) -> tuple[Any, list[tuple[str, bytes]]]:
