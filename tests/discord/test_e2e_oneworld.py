@@ -146,6 +146,8 @@ async def test_a_whole_oneworld_game_on_discord(fake, bot, core):
 
     posts = t.in_channel(thread)
     end = next(s for s in posts if s.content.startswith(f"Game #{gid} is over."))
+    last_opened = max(i for i, s in enumerate(posts) if s.content.startswith("Sealed choices opened"))
+    assert posts.index(end) > last_opened
     assert "Alice (BORG) wins: CHEZ's god has lost all its lives." in end.content
     assert "Dice seed: `1`" in end.content
     row = await core.store.game(gid)
@@ -181,8 +183,8 @@ async def choose_privately(t: Table, line: Line, gid: int, thread: str, prompts:
         private = ephemeral(sent) + [s for s in sent if s.channel == prompt.channel and not s.ephemeral]
     else:
         assert not t.dms_to("bob")
-        panel_msg = [s for s in t.in_channel(thread) if P.buttons_of(s.data)
-                     and P.buttons_of(s.data)[0]["custom_id"] == f"hh:{gid}:p:{BOB}"][-1]
+        panel_msg = [s for s in t.in_channel(thread) if s.content.startswith(f"<@{BOB}>")
+                     and [b["label"] for b in P.buttons_of(s.data)] == ["Choose privately"]][-1]
         assert panel_msg.data["id"] not in prompts and "your private choice" in panel_msg.content
         prompts.add(panel_msg.data["id"])
         panel = ephemeral(await t.click("bob", panel_msg.data, "Choose privately"))[-1]
@@ -191,7 +193,8 @@ async def choose_privately(t: Table, line: Line, gid: int, thread: str, prompts:
         private = ephemeral(sent)
     said = texts(private)
     assert f"Your choice is sealed: {line.text}." in said, (line.text, said)
-    chosen = [s.content.removeprefix("You have chosen ") for s in private if s.content.startswith("You have chosen ")]
+    chosen = [s.content.splitlines()[0].removeprefix("You have chosen ") for s in private
+              if s.content.startswith("You have chosen ")]
     assert chosen, said
     return [line.text, " ".join(f"{k}:{v}" for k, v in line.args.items()), digest(f"{line.text} game:{gid}"),
             *chosen]
