@@ -31,6 +31,8 @@ from engine.core.protocol import Action, Event, Prompt
 log = logging.getLogger("hexhive.core")
 
 MAX_BUTTONS = 25
+PUBLIC_BUTTONS = 10
+"""A decision in the channel gets buttons when it has at most this many answers (two rows)."""
 
 
 class Refusal(Exception):
@@ -360,14 +362,15 @@ class Core:
                                  buttons=self.buttons(g, p.seat, p), secret_prompt=True))
             else:
                 out.append(Reply(to="channel", place=g.row.place, game_id=g.id, seq=g.seq, mentions=[user],
-                                 text=f"<@{user}> ({g.name_of(p.seat)}): {p.text}{rule}"))
+                                 text=f"<@{user}> ({g.name_of(p.seat)}): {p.text}{rule}",
+                                 buttons=self.buttons(g, p.seat, p, limit=PUBLIC_BUTTONS)))
         return out
 
-    def buttons(self, g: Live, seat: str, prompt: Prompt) -> list[Button]:
-        """The prompt's legal answers as buttons, when they fit."""
+    def buttons(self, g: Live, seat: str, prompt: Prompt, limit: int = MAX_BUTTONS) -> list[Button]:
+        """The prompt's legal answers as buttons, when they fit (else the player types the order)."""
         assert g.state is not None
         legal = [a for a in g.rules.legal_actions(g.state, seat) if a.verb in prompt.verbs]
-        if len(legal) > MAX_BUTTONS:
+        if len(legal) > limit:
             return []
         return [Button(label=_label(a), command=f"{a.text()} game:{g.id}") for a in legal]
 

@@ -250,3 +250,13 @@ async def test_a_choice_made_in_private_steps_is_announced_once_with_a_hash_bind
     assert hashlib.sha256(":".join(sealed).encode()).hexdigest().startswith(shown)
     for a in picks:
         assert str(a.args["kind"]) not in line
+
+
+async def test_a_public_decision_with_few_answers_gets_buttons_for_each(core):
+    gid = await start_toy(core)
+    await say(core, "alice", "/guess parity:odd", place="dm:alice")
+    r = await say(core, "bob", "/guess parity:even", place="dm:bob")
+    prompt = next(x for x in r if x.to == "channel" and x.mentions)
+    g = core.live[gid]
+    legal = g.rules.legal_actions(g.state, g.pending()[0].seat)
+    assert [b.command for b in prompt.buttons] == [f"{a.text()} game:{gid}" for a in legal]
