@@ -1,6 +1,6 @@
 """End to end on the fake Discord with OneWorld: the whole game of tests/scripts/oneworld_full_game.txt, to a
-god's death. Every order is a slash command in the game's thread, the invitation is answered by its button,
-Alice's sealed aspects go by DM (buttons, or the command typed in the DM) and Bob's, whose DMs are closed,
+god's death. Every order is a slash command in the game's thread, or the button of a decision that offers
+one (the invitation too); Alice's sealed aspects go by DM (buttons, or the command typed in the DM) and Bob's, whose DMs are closed,
 through 'Choose privately'; boards come as PNG attachments, and no sealed choice shows in a channel before
 it is opened."""
 
@@ -17,7 +17,7 @@ from bot.console import LINE
 from bot.discord.components import digest
 from bot.parsing import parse_command
 from engine.core import registry
-from tests.discord.actors import BOB, Table, ephemeral, texts
+from tests.discord.actors import ALICE, BOB, MEMBERS, Table, ephemeral, texts
 from tests.fakediscord import payloads as P
 from tests.fakediscord.server import FakeDiscord, Sent
 
@@ -121,28 +121,38 @@ async def test_a_whole_oneworld_game_on_discord(fake, bot, core):
     watch = SecretWatch(fake)
     completed: set[str] = set()
     prompts: set[str] = set()
+    clicked: list[str] = []
+    before = len(fake.sent) - len(sent)
     for seq, line in enumerate(orders, 1):
         assert gid in core.live, f"the game ended early, before line {seq}: {line.text}"
         start = len(fake.sent)
         if line.dm:
             sealed = await choose_privately(t, line, gid, thread, prompts)
             watch.sealed.append(Sealed(seq, sealed))
+        elif (offer := offered(fake, before, thread, line, gid)) is not None:
+            sent = await t.click(line.who, offer.data, custom_id=offer.button)
+            clicked.append(line.text)
         else:
             if line.name not in completed and line.args:
                 first = next(iter(line.args))
-                offered = await t.complete(line.who, thread, line.name, {first: ""}, focused=first)
-                assert line.args[first] in offered or len(offered) == 25, (line.text, offered)
+                choices = await t.complete(line.who, thread, line.name, {first: ""}, focused=first)
+                assert line.args[first] in choices or len(choices) == 25, (line.text, choices)
                 completed.add(line.name)
             sent = await t.slash(line.who, thread, line.name, line.args)
+        if not line.dm:
             assert not any(s.content.startswith(("Sorry", "You are")) for s in ephemeral(sent)), (seq, line.text,
                                                                                                   texts(sent))
         watch.after(start)
+        before = start
         if gid in core.live:
             assert core.live[gid].seq == seq, (seq, line.text)
 
     assert gid not in core.live, "the script ended and the game is still in play"
     assert len(await core.store.actions(gid, 1)) == len(orders)
     assert watch.sealed == [] and watch.opened == sum(o.dm for o in orders)
+    asked = (f"<@{ALICE}> (", f"<@{BOB}> (")
+    decisions = [s for s in t.in_channel(thread) if P.buttons_of(s.data) and s.content.startswith(asked)]
+    assert clicked[0] == "/order setup:first" and len(clicked) == len(decisions), (clicked, decisions)
 
     posts = t.in_channel(thread)
     end = next(s for s in posts if s.content.startswith(f"Game #{gid} is over."))
@@ -163,6 +173,31 @@ async def test_a_whole_oneworld_game_on_discord(fake, bot, core):
     assert headed[0].content.endswith("set-up order") and headed[-1].content.endswith("game over")
     status = next(s for s in posts if s.content.startswith("**Status"))
     assert "over" in fake.messages[status.data["id"]]["content"]
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A button of a post that gives exactly a script line's order."""
+
+    data: dict
+    button: str
+
+
+def offered(fake: FakeDiscord, since: int, thread: str, line: Line, gid: int) -> Offer | None:
+    """The button for ``line`` on a decision the last action put to its player in the thread, if any.
+
+    A button carries a hash of the order it sends: the one whose hash is this order's is the one to press,
+    and its label must say what it does."""
+    uid = next(m.uid for m in MEMBERS.values() if m.name == line.who)
+    want = ":" + digest(f"{line.text} game:{gid}")
+    for s in reversed(fake.sent[since:]):
+        if s.channel != thread or s.ephemeral or not s.content.startswith(f"<@{uid}> ("):
+            continue
+        for b in P.buttons_of(s.data):
+            if b["custom_id"].endswith(want):
+                assert b["label"] == (" ".join(line.args.values()) or line.name), (line.text, b)
+                return Offer(s.data, b["custom_id"])
+    return None
 
 
 async def choose_privately(t: Table, line: Line, gid: int, thread: str, prompts: set[str]) -> list[str]:
