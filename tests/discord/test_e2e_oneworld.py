@@ -1,8 +1,8 @@
-"""End to end on the fake Discord with OneWorld: the whole game of tests/scripts/oneworld_full_game.txt, to a
-god's death. Every order is a slash command in the game's thread, or the button of a decision that offers
-one (the invitation too); Alice's sealed aspects go by DM (buttons, or the command typed in the DM) and Bob's, whose DMs are closed,
-through 'Choose privately'; boards come as PNG attachments, and no sealed choice shows in a channel before
-it is opened."""
+"""End to end on the fake Discord with OneWorld: the whole game of tests/scripts/oneworld_full_game.txt,
+to a god's death. Every order is a slash command in the game's thread, or the button of a decision that
+offers one (the invitation too). Alice's sealed aspects go by DM (the prompt's buttons, or the order typed
+in the DM); Bob's DMs are closed, so his go through 'Choose privately'. Boards come as PNG attachments, and
+no sealed choice shows in a channel before it is opened."""
 
 from __future__ import annotations
 
