@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import TYPE_CHECKING
 
 from engine.core.protocol import View
@@ -34,3 +35,37 @@ async def render_board_png(core: Core, game_id: int, viewer: str | None) -> byte
     from render import board
 
     return await asyncio.to_thread(board, view)
+
+
+async def replay_views(core: Core, game_id: int) -> list[View]:
+    """A spectator's view of the game at the end of every phase so far, from the log."""
+    from bot.live import config_of
+    from bot.records import rules_for
+    from engine.core.dice import RecordedDice, Roll
+    from engine.core.protocol import Action
+
+    row = await core.store.game(game_id)
+    if row is None or row.status in ("invited", "declined"):
+        return []
+    rules = rules_for(config_of(row))
+    state = rules.setup(config_of(row), RecordedDice([Roll.model_validate(r) for r in json.loads(row.setup_rolls)]))
+    views = [rules.view(state, None)]
+    for a in await core.store.actions(row.id, row.branch):
+        dice = RecordedDice([Roll.model_validate(r) for r in json.loads(a.rolls)])
+        state, _ = rules.replay_step(state, a.seat, Action.model_validate_json(a.action), dice)
+        v = rules.view(state, None)
+        if (v.turn, v.phase) != (views[-1].turn, views[-1].phase):
+            views.append(v)
+        else:
+            views[-1] = v
+    return views
+
+
+async def render_replay_gif(core: Core, game_id: int, max_bytes: int) -> bytes | None:
+    """An animated GIF of the game so far, under ``max_bytes`` (a channel's upload limit)."""
+    views = await replay_views(core, game_id)
+    if not views:
+        return None
+    from render import animate
+
+    return await asyncio.to_thread(animate, views, max_bytes=max_bytes)

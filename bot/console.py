@@ -15,13 +15,15 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO
 
-from bot.boards import render_board_png
+from bot.boards import render_board_png, render_replay_gif
 from bot.core import Core
 from bot.replies import Reply
 from bot.store import Store
 
 LINE = re.compile(r"^\s*(?P<user>[\w.-]+)\s*(?:@(?P<place>#?[\w.-]+)|\s+(?P<dm>dm))?\s*:\s*(?P<cmd>/.*)$")
 LOBBY = "console:#lobby"
+CONSOLE_UPLOAD_LIMIT = 10 * 1024 * 1024
+"""Discord's default upload limit, which the console's replays keep to as well."""
 MENTION = re.compile(r"<@!?([\w.-]+)>")
 
 
@@ -100,12 +102,26 @@ class Console:
                 self.say(f"{' ' * len(head)}   [button] {b.label} -> {b.command}")
             if r.board and r.game_id is not None and self.draw_boards:
                 await self._board(r, head)
+            if r.animation and r.game_id is not None and self.draw_boards:
+                await self._animation(r, head)
             if r.file_name and self.out_dir:
                 path = self.out_dir / r.file_name
                 path.write_text(r.file_text)
                 self.files.append(path)
                 self.say(f"{' ' * len(head)}   (file: {path})")
         await self.core.posted(replies)
+
+    async def _animation(self, r: Reply, head: str) -> None:
+        gif = await render_replay_gif(self.core, r.game_id or 0, CONSOLE_UPLOAD_LIMIT)
+        if gif is None:
+            return
+        if self.out_dir:
+            path = self.out_dir / f"replay-game{r.game_id}.gif"
+            path.write_bytes(gif)
+            self.files.append(path)
+            self.say(f"{' ' * len(head)}   (animation: {path})")
+        else:
+            self.say(f"{' ' * len(head)}   (animation: {len(gif)} bytes)")
 
     async def _board(self, r: Reply, head: str) -> None:
         png = await render_board_png(self.core, r.game_id or 0, r.viewer)

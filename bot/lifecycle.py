@@ -49,6 +49,7 @@ hexhive runs two-player hex-and-counter games. Commands:
   /game list                            games in this place
   /game resign                          give the game up
   /game export                          the game record as JSON
+  /game replay                          an animated replay of the game so far
   /game help                            what the game is waiting for now, in plain words
   /resolve dice opponent:USER ...       a stand-alone step-reduction combat
   /resolve assault opponent:USER ...    a stand-alone close assault
@@ -254,6 +255,18 @@ async def board(core: Core, cmd: Command) -> list[Reply]:
     seats = g.seats_of(cmd.user)
     return [Reply(to="private", user=cmd.user, place=cmd.place, game_id=g.id, seq=g.seq, board=True,
                   viewer=seats[0] if seats else None, text=status_text(g, cmd.user))]
+
+
+@command("game replay")
+async def replay(core: Core, cmd: Command) -> list[Reply]:
+    """An animated replay of the game so far, posted where it is played."""
+    text = cmd.args.get("game", "").lstrip("#")
+    row = await core.store.game(int(text)) if text.isdigit() else None
+    if row is None or row.status in ("invited", "declined"):
+        row = core.find_game(cmd, statuses=("active", "paused")).row
+    async with core.store.transaction():
+        return await core.queue(row.id, [Reply(to="channel", place=row.place, game_id=row.id, animation=True,
+                                               text=f"Game #{row.id}, phase by phase.")])
 
 
 @command("game status")

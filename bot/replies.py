@@ -46,6 +46,8 @@ class Reply(BaseModel):
     """Attach the game's board (rendered when posted)."""
     viewer: str | None = None
     """The seat whose view the board shows (None: a spectator's)."""
+    animation: bool = False
+    """Attach an animated replay of the game so far (built from the log when posted)."""
     buttons: list[Button] = Field(default_factory=list)
     mentions: list[str] = Field(default_factory=list)
     """User ids this message may ping; nothing else is pinged."""

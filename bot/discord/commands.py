@@ -63,6 +63,7 @@ def build_game() -> app_commands.Group:
     simple("status", "Turn, phase and whose decision it is")
     simple("resign", "Give the game up")
     simple("export", "The game record as a JSON file")
+    simple("replay", "An animated replay of the game so far, posted in its thread")
     simple("help", "What the game waits for now, and its orders")
 
     @game.command(name="log", description="What happened so far, as you may see it")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.boards import render_board_png
+from bot.boards import render_board_png, render_replay_gif
 from bot.discord.components import choices_view, panel_view
 from bot.replies import Reply
 
@@ -149,11 +149,24 @@ class Delivery:
                 files.append(discord.File(io.BytesIO(png), filename=f"game-{r.game_id}-board.png"))
             elif png is not None:
                 note = "\n(The board is too large to attach.)"
+        if r.animation and r.game_id is not None:
+            gif = await self._animation(r)
+            if gif is not None:
+                files.append(discord.File(io.BytesIO(gif), filename=f"game-{r.game_id}-replay.gif"))
+            else:
+                note = "\n(The replay could not be drawn.)"
         if r.file_name:
             files.append(discord.File(io.BytesIO(r.file_text.encode()), filename=r.file_name))
         view = choices_view(r.game_id, r.seq or 0, r.buttons) if r.game_id is not None else None
         return {"content": (r.text + note)[: MAX_TEXT * 10], "files": files or None, "view": view,
                 "allowed_mentions": allowed_for(r)}
+
+    async def _animation(self, r: Reply) -> bytes | None:
+        try:
+            return await render_replay_gif(self.core, r.game_id or 0, UPLOAD_LIMIT)
+        except Exception:
+            log.exception("replay of game %s could not be drawn", r.game_id)
+            return None
 
     async def _board(self, r: Reply) -> bytes | None:
         try:

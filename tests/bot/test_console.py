@@ -68,3 +68,16 @@ async def test_an_internal_error_makes_the_status_non_zero(tmp_path, monkeypatch
     monkeypatch.setattr(ToyGame, "view", boom)
     rc, out = await run(tmp_path, "alice: /game new game:toy opponent:bob\nbob: /game accept\n")
     assert rc == 1 and "error id" in out
+
+
+async def test_game_replay_writes_an_animated_gif_of_the_game(tmp_path):
+    from pathlib import Path
+
+    from PIL import Image
+
+    script = (Path(__file__).parents[1] / "scripts" / "resolve_dice.txt").read_text()
+    rc, out = await run(tmp_path, script + "alice: /game replay game:1\n")
+    assert rc == 0 and "(animation:" in out
+    gif = tmp_path / "out" / "replay-game1.gif"
+    with Image.open(gif) as img:
+        assert img.format == "GIF" and img.n_frames >= 3
