@@ -54,7 +54,11 @@ def main(argv: list[str] | None = None) -> int:
 
         if args.script:
             db = args.db or Path(tempfile.mkdtemp(prefix="hexhive-")) / "console.db"
-            lines = args.script.read_text().splitlines()
+            try:
+                lines = args.script.read_text().splitlines()
+            except OSError as exc:
+                print(f"hexhive: cannot read the script {args.script}: {exc.strerror}", file=sys.stderr)
+                return 2
             return asyncio.run(run_script(lines, db, args.out, seed_base=args.seed))
         return asyncio.run(interactive(args.db or settings.database, args.out or Path("out")))
     if args.cmd == "discord" or (args.cmd is None and settings.discord_token is not None):

@@ -209,10 +209,15 @@ class Core:
         if g.rules.is_legal(g.state, seat, action):
             return action
         want = {k: str(v).strip().casefold() for k, v in action.args.items()}
-        for a in g.rules.legal_actions(g.state, seat):
-            if a.verb == action.verb and {k: str(v).casefold() for k, v in a.args.items()} == want:
+        legal = [a for a in g.rules.legal_actions(g.state, seat) if a.verb == action.verb]
+        for a in legal:
+            if {k: str(v).casefold() for k, v in a.args.items()} == want:
                 return a
-        return action
+        # Not legal in any case; still spell each value as the game does, so the refusal
+        # names the real problem rather than the letter case.
+        spelling = {(k, str(v).casefold()): str(v) for a in legal for k, v in a.args.items()}
+        args = {k: spelling.get((k, str(v).strip().casefold()), v) for k, v in action.args.items()}
+        return Action(verb=action.verb, args=args)
 
     def _seat_for(self, g: Live, seats: list[str], cmd: Command) -> str:
         if "as" in cmd.args:
@@ -377,7 +382,9 @@ class Core:
     def end_lines(self, g: Live, winner: str | None, reason: str) -> list[Reply]:
         """The result, and the dice seed so anyone can check every roll."""
         who = f"{g.name_of(winner)} ({winner}) wins" if winner else "The game is drawn"
-        seed = f"\nDice seed: `{g.row.seed}`; its SHA-256 was published when the game began."
+        seed = (f"\nDice seed: `{g.row.seed}` (fixed when the game was created)." if g.row.seed_public else
+                f"\nDice seed: `{g.row.seed}`; its SHA-256 was published when the game began, so anyone "
+                "can check every roll (docs/record-format.md).")
         mentions = list(g.seats.values())
         return [Reply(to="channel", place=g.row.place, game_id=g.id, seq=g.seq, mentions=mentions,
                       text=f"Game #{g.id} is over. {who}: {reason.rstrip('.')}.{seed}")]
@@ -396,9 +403,16 @@ def _polite(text: str) -> str:
         text += "."
     if text.startswith("Sorry"):
         return text
-    if text[0].isupper() and len(text) > 1 and text[1].islower() and not text.startswith("I "):
+    first = text.split(" ", 1)[0]
+    if first in _PLAIN_WORDS:
         text = text[0].lower() + text[1:]
     return "Sorry, " + text
+
+
+# Sentence openers that read naturally after "Sorry, " in lower case; anything else
+# (a unit, a game, a side: "Stone B1", "OneWorld", "CHEZ") keeps its capital.
+_PLAIN_WORDS = {"The", "This", "That", "There", "These", "Those", "It", "You", "Your", "A", "An", "Only", "No",
+                "Nothing", "Not", "Each", "Every", "Write", "Name", "Choose", "Give", "Say", "Use"}
 
 
 def _label(a: Action) -> str:

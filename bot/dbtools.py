@@ -17,6 +17,9 @@ async def backup(db: Path, dest: Path) -> int:
     if not db.exists():
         print(f"hexhive: no database at {db}")
         return 2
+    if not dest.parent.is_dir():
+        print(f"hexhive: the folder {dest.parent} does not exist")
+        return 2
     store = await Store.open(db)
     try:
         await store.backup(dest)

@@ -32,7 +32,7 @@ async def test_a_finished_record_replays_with_every_result_and_roll_checked(core
     rec = await finished_toy_record(core)
     assert rec.seed is not None and rec.status == "over" and rec.outcome is not None
     assert all(a.action is not None for a in rec.actions)
-    assert check_record(rec, tmp_path / "boards") == []
+    assert check_record(rec, tmp_path / "boards") == ([], [])
     assert list((tmp_path / "boards").glob("*.png"))
 
 
@@ -40,7 +40,7 @@ async def test_a_changed_result_is_reported(core):
     rec = await finished_toy_record(core)
     first = next(a for a in rec.actions if a.events)
     first.events[0] = "something else happened"
-    problems = check_record(rec, None)
+    problems, _ = check_record(rec, None)
     assert any(f"#{first.seq}: results differ" in p for p in problems)
 
 
@@ -49,8 +49,35 @@ async def test_a_roll_that_does_not_follow_from_the_seed_is_reported(core):
     rolled = next(a for a in rec.actions if a.rolls)
     r = rolled.rolls[0]
     rolled.rolls[0] = r.model_copy(update={"value": r.value % 6 + 1})
-    problems = check_record(rec, None)
+    problems, _ = check_record(rec, None)
     assert any(f"#{rolled.seq}" in p for p in problems)
+
+
+async def test_a_seed_that_does_not_match_its_published_hash_is_reported(core):
+    rec = await finished_toy_record(core)
+    rec.seed_hash = "0" * 64
+    problems, _ = check_record(rec, None)
+    assert any("does not match the hash" in p for p in problems)
+
+
+async def test_a_revealed_choice_that_does_not_match_its_commitment_is_reported(core):
+    rec = await finished_toy_record(core)
+    sealed = next(a for a in rec.actions if a.commitment)
+    sealed.nonce = "f" * 32
+    problems, _ = check_record(rec, None)
+    assert any(f"#{sealed.seq}: the revealed choice does not match" in p for p in problems)
+
+
+async def test_an_unfinished_record_replays_as_far_as_it_can_and_says_what_was_not_checked(core):
+    r = await core.handle_line("alice", "console:#t", "/game new game:toy opponent:bob")
+    gid = r[0].game_id
+    await core.handle_line("bob", "console:#t", "/game accept")
+    await core.handle_line("alice", "dm:alice", "/guess parity:odd")
+    r = await core.handle_line("bob", "console:#t", f"/game export game:{gid}")
+    rec = GameRecord.model_validate_json(r[0].file_text)
+    problems, notes = check_record(rec, None)
+    assert problems == []
+    assert any("not published yet" in n for n in notes) and any("still sealed" in n for n in notes)
 
 
 async def test_the_record_format_is_documented_field_by_field(core):
@@ -93,6 +120,18 @@ def test_db_backup_and_check_commands(tmp_path):
     assert p.returncode == 0 and "ok" in p.stdout
     p = run("db", "backup", str(tmp_path / "copy.db"))
     assert p.returncode == 0 and (tmp_path / "copy.db").exists()
+    p = run("db", "backup", str(tmp_path / "no" / "such" / "copy.db"))
+    assert p.returncode == 2 and "does not exist" in p.stdout and "Traceback" not in p.stderr
+
+
+def test_command_line_mistakes_get_one_clear_line_not_a_traceback(tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    (tmp_path / "empty.json").write_text("{}")
+    for args in (["replay", "missing.json"], ["replay", "empty.json"], ["console", "--script", "missing.txt"]):
+        p = subprocess.run([sys.executable, "-m", "bot.cli", *args], cwd=tmp_path, env=env,
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 2, args
+        assert "Traceback" not in p.stdout + p.stderr and "hexhive:" in p.stdout + p.stderr, args
 
 
 def test_hexhive_replay_command_rechecks_an_exported_game(tmp_path):
@@ -129,4 +168,4 @@ async def test_an_exported_oneworld_game_replays_exactly(tmp_path):
     assert rc == 0
     rec = GameRecord.model_validate_json((tmp_path / "out" / "hexhive-game-1.json").read_text())
     assert rec.outcome is not None and rec.seed == "1" and len(rec.actions) > 300
-    assert check_record(rec, None) == []
+    assert check_record(rec, None) == ([], [])
