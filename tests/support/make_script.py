@@ -13,6 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import tests.support.annihilator_policy as annihilator_policy
 from bot.core import Core
 from bot.live import Live
 from bot.store import Store
@@ -55,6 +56,8 @@ def choose(g: Live, seat: str, legal: list[Action], rng: random.Random, seq: int
         ends = [a for a in legal if a.verb == "end"]
         if ends:
             return ends[0]
+    if g.rules.name == "annihilator":
+        return annihilator_policy.choose(g.state, seat, legal)  # type: ignore[arg-type]
     for verb in ("place_all", "done"):
         pick = [a for a in legal if a.verb == verb]
         if pick:
