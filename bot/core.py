@@ -149,6 +149,18 @@ class Core:
         ids = ", ".join(f"#{g.id}" for g in mine)
         raise Refusal(f"you are in several games ({ids}); add game:ID to say which")
 
+    async def find_any(self, cmd: Command) -> Live:
+        """Like ``find_game``, but ``game:N`` may also name a finished game (for reading, never for orders)."""
+        text = cmd.args.get("game", "").lstrip("#")
+        if text.isdigit():
+            if int(text) in self.live:
+                return self.live[int(text)]
+            row = await self.store.game(int(text))
+            if row is None:
+                raise Refusal(f"there is no game #{text}")
+            return await load_live(self.store, row)
+        return self.find_game(cmd, statuses=("invited", "active", "paused"))
+
     def autocomplete(self, cmd: Command, arg: str, typed: str, limit: int = MAX_BUTTONS) -> list[str]:
         """Legal values of ``arg`` for the order ``cmd.name``, filtered by what was typed (at most ``limit``)."""
         try:

@@ -251,7 +251,9 @@ async def decline(core: Core, cmd: Command) -> list[Reply]:
 @command("game board")
 async def board(core: Core, cmd: Command) -> list[Reply]:
     """The current board, privately; a player sees their own secrets, anyone else a spectator's view."""
-    g = core.find_game(cmd)
+    g = await core.find_any(cmd)
+    if g.state is None:
+        raise _refuse(f"game #{g.id} has not begun")
     seats = g.seats_of(cmd.user)
     return [Reply(to="private", user=cmd.user, place=cmd.place, game_id=g.id, seq=g.seq, board=True,
                   viewer=seats[0] if seats else None, text=status_text(g, cmd.user))]
@@ -274,7 +276,7 @@ async def status(core: Core, cmd: Command) -> list[Reply]:
     """Turn, phase and whose decision it is."""
     from bot.core import private
 
-    g = core.find_game(cmd, statuses=("invited", "active", "paused"))
+    g = await core.find_any(cmd)
     return [private(cmd.user, cmd.place, status_text(g, cmd.user))]
 
 
@@ -287,8 +289,14 @@ def status_text(g: Live, user: str) -> str:
     for p in g.pending():
         waits.append(f"{g.name_of(p.seat)} ({p.seat}): {'a private choice' if p.secret else p.text}")
     turn = f"turn {view.turn}, " if view.turn else ""
+    if g.row.status == "over":
+        out = g.rules.outcome(g.state)
+        result = g.row.settings_dict.get("result") or (out.model_dump() if out else {})
+        winner = result.get("winner")
+        who = f"{g.name_of(winner)} ({winner}) won" if winner else "drawn"
+        return f"Game #{g.id} ({g.rules.title}) is over, {turn}{view.phase}: {who}; {result.get('reason', '')}."
     paused = " Paused by a moderator." if g.row.status == "paused" else ""
-    return (f"Game #{g.id} ({g.rules.title}), {turn}{view.phase}, action {g.seq}.{paused}\nWaiting on: "
+    return (f"Game #{g.id} ({g.rules.title}), {turn}{view.phase}.{paused}\nWaiting on: "
             + ("; ".join(waits) or "nobody"))
 
 
@@ -297,17 +305,21 @@ async def game_log(core: Core, cmd: Command) -> list[Reply]:
     """What happened so far, as this person may see it."""
     from bot.core import private
 
-    g = _any_game(core, cmd)
-    lines = await log_lines(core, g.row.id, viewer_seats=g.seats_of(cmd.user) if g else [])
+    g = await core.find_any(cmd)
     last = cmd.args.get("last", "30")
     if not last.isdigit() or not 0 < int(last) <= 500:
         raise _refuse("last must be a number from 1 to 500")
-    shown = lines[-int(last):]
+    entries = await log_entries(core, g.row.id, viewer_seats=g.seats_of(cmd.user))
+    shown = [line for entry in entries[-int(last):] for line in entry]
     return [private(cmd.user, cmd.place, "\n".join(shown) or "Nothing has happened yet.")]
 
 
-async def log_lines(core: Core, game_id: int, viewer_seats: list[str]) -> list[str]:
-    """The log lines of a game: public events, plus private ones of ``viewer_seats``."""
+async def log_entries(core: Core, game_id: int, viewer_seats: list[str]) -> list[list[str]]:
+    """The log of a game, one entry (a list of lines) an action: public events, plus ``viewer_seats``' own.
+
+    The log stops at the first choice still sealed from this viewer: how many private
+    steps the other player has taken (an army picked counter by counter) is itself a secret.
+    """
     row = await core.store.game(game_id)
     assert row is not None
     if row.status in ("invited", "declined"):
@@ -315,14 +327,14 @@ async def log_lines(core: Core, game_id: int, viewer_seats: list[str]) -> list[s
     _, events = await full_replay(core.store, row)
     actions = await core.store.actions(row.id, row.branch)
     secrets = {s.seq: s for s in await core.store.secrets(row.id, row.branch)}
-    out = []
+    out: list[list[str]] = []
     for a, evs in zip(actions, events, strict=True):
-        sealed = a.seq in secrets and secrets[a.seq].revealed_at is None and a.seat not in viewer_seats
-        what = "(a sealed choice)" if sealed else Action.model_validate_json(a.action).text()
-        out.append(f"#{a.seq} {a.seat}: {what}")
-        for e in evs:
-            if e.public or any(s in viewer_seats for s in e.to):
-                out.append(f"    {e.text}")
+        if a.seq in secrets and secrets[a.seq].revealed_at is None and a.seat not in viewer_seats:
+            out.append(["(sealed choices are being made; the log goes on once they are revealed)"])
+            break
+        entry = [f"#{a.seq} {a.seat}: {Action.model_validate_json(a.action).text()}"]
+        entry += [f"    {e.text}" for e in evs if e.public or any(s in viewer_seats for s in e.to)]
+        out.append(entry)
     return out
 
 
@@ -342,14 +354,6 @@ async def game_list(core: Core, cmd: Command) -> list[Reply]:
         who = " vs ".join(f"{u} ({s})" for s, u in seats.items())
         lines.append(f"#{r.id} {r.game} {r.status}: {who}")
     return [private(cmd.user, cmd.place, "\n".join(lines) or "No games here yet; /game new starts one.")]
-
-
-def _any_game(core: Core, cmd: Command) -> Live:
-    if "game" in cmd.args and cmd.args["game"].lstrip("#").isdigit():
-        gid = int(cmd.args["game"].lstrip("#"))
-        if gid in core.live:
-            return core.live[gid]
-    return core.find_game(cmd, statuses=("active", "paused", "invited"))
 
 
 # --- resign and export ---------------------------------------------------------------------------------------
@@ -384,14 +388,7 @@ async def finish(core: Core, g: Live, winner: str | None, reason: str) -> list[R
 @command("game export")
 async def export(core: Core, cmd: Command) -> list[Reply]:
     """The game record as JSON (docs/record-format.md); sealed choices stay sealed."""
-    gid_text = cmd.args.get("game", "").lstrip("#")
-    if gid_text.isdigit():
-        row = await core.store.game(int(gid_text))
-        if row is None:
-            raise _refuse(f"there is no game #{gid_text}")
-        gid = row.id
-    else:
-        gid = core.find_game(cmd, statuses=("active", "paused")).id
+    gid = (await core.find_any(cmd)).id
     record = await build_record(core, gid, viewer_user=cmd.user)
     return [Reply(to="private", user=cmd.user, place=cmd.place, game_id=gid,
                   text=f"The record of game #{gid} is attached.", file_name=f"hexhive-game-{gid}.json",
@@ -426,6 +423,8 @@ async def build_record(core: Core, game_id: int, viewer_user: str | None = None)
             commitment=s.commitment if s else None, nonce=None if (s is None or sealed) else s.nonce,
             events=[e.text for e in evs if e.public],
         ))
+        if sealed:
+            break  # how many more private steps were taken is itself a secret
     over = row.status == "over"
     return GameRecord(
         game_id=row.id, config=config, status=row.status, seed_hash=seed_hash(row.seed),

@@ -76,7 +76,7 @@ async def branches(core: Core, cmd: Command) -> list[Reply]:
     """List a game's branches: the current line of play and those abandoned by rollbacks."""
     from bot.core import private
 
-    g = core.find_game(cmd)
+    g = await core.find_any(cmd)
     lines = []
     for b in await core.store.branches(g.id):
         cur = " (current)" if b["branch"] == g.row.branch else ""
@@ -169,7 +169,7 @@ async def modlog(core: Core, cmd: Command) -> list[Reply]:
     """The moderation log of a game."""
     from bot.core import private
 
-    g = core.find_game(cmd)
+    g = await core.find_any(cmd)
     rows = await core.store.modlog(g.id)
     text = "\n".join(f"{r['created_at']} {r['moderator']}: {r['what']} {r['reason']}".rstrip() for r in rows)
     return [private(cmd.user, cmd.place, text or f"No moderator has acted in game #{g.id}.")]

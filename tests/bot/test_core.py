@@ -260,3 +260,28 @@ async def test_a_public_decision_with_few_answers_gets_buttons_for_each(core):
     g = core.live[gid]
     legal = g.rules.legal_actions(g.state, g.pending()[0].seat)
     assert [b.command for b in prompt.buttons] == [f"{a.text()} game:{gid}" for a in legal]
+
+
+async def test_the_log_and_the_record_stop_at_a_choice_still_sealed_from_the_reader(core):
+    gid = await start_toy(core)
+    await say(core, "alice", "/guess parity:odd", place="dm:alice")
+    r = await say(core, "bob", f"/game log game:{gid}")
+    assert "sealed choices are being made" in r[0].text and "odd" not in r[0].text
+    r = await say(core, "alice", f"/game log game:{gid}")
+    assert "/guess parity:odd" in r[0].text
+    r = await say(core, "bob", f"/game export game:{gid}")
+    rec = json.loads(r[0].file_text)
+    assert [a["action"] for a in rec["actions"]] == [None]
+
+
+async def test_a_finished_game_can_still_be_read(core):
+    gid = await start_toy(core)
+    await say(core, "alice", "/game resign")
+    assert gid not in core.live
+    for line in ("/game status", "/game log", "/game board", "/mod log", "/game replay"):
+        r = await say(core, "carol", f"{line} game:{gid}", mod=True)
+        assert not r[0].text.startswith("Sorry"), (line, r[0].text)
+    r = await say(core, "carol", f"/game status game:{gid}")
+    assert "is over" in r[0].text and "won" in r[0].text
+    r = await say(core, "alice", f"/take n:1 game:{gid}")
+    assert r[0].text.startswith("Sorry")

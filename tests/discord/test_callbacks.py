@@ -73,6 +73,7 @@ CASES = [
     ("game status", {}, ("game status", {})),
     ("game resign", {"game": "9"}, ("game resign", {"game": "9"})),
     ("game export", {}, ("game export", {})),
+    ("game replay", {"game": "3"}, ("game replay", {"game": "3"})),
     ("game help", {}, ("game help", {})),
     ("game log", {"last": 5}, ("game log", {"last": "5"})),
     ("game list", {}, ("game list", {})),

@@ -45,6 +45,7 @@ CASES = [
     case("game log", "take", ""),
     case("game list", "take", ""),
     case("game export", "take", ""),
+    case("game replay", "take", ""),
     case("game help", "take", ""),
     case("take", "take", "player", n="1"),
     case("guess", "guess", "player opponent", parity="odd"),
