@@ -20,6 +20,7 @@ from bot.store import Store
 from engine.core.dice import SeededDice
 from engine.core.hexes import distance, parse_ccrr
 from engine.core.protocol import Action, View
+from tests.support import chitin_policy
 
 USERS = {0: "alice", 1: "bob"}
 
@@ -39,6 +40,8 @@ def oneworld_score(view: View, seat: str) -> float:
 def choose(g: Live, seat: str, legal: list[Action], rng: random.Random, seq: int) -> Action:
     """A greedy choice for OneWorld movement, a random one otherwise."""
     assert g.state is not None
+    if g.rules.name == "chitin":
+        return chitin_policy.choose(g.state, seat, legal)  # type: ignore[arg-type]
     moves = [a for a in legal if a.verb == "move"]
     if g.rules.name == "oneworld" and moves:
         base = oneworld_score(g.rules.view(g.state, seat), seat)

@@ -1,0 +1,412 @@
+"""A simple, purposeful Chitin: I player for the script generator (tests/support/make_script.py).
+
+It reads the game's own state and answers only with actions from ``legal_actions``:
+
+- force selection: a fixed, legal army for the scenario, then /ready;
+- first move: the high roller takes the first move, the other player the north end;
+- movement: Workers head for the nearest free Harvest Chit (one Worker a chit), pick it up
+  by ending on it, and carry it to their own end and off the map; warriors (and Basics,
+  which keep them under command control in the advanced game) close on the nearest enemy
+  and face it; Plunge units fly to the enemy's stacks; overruns are always taken;
+- attacks: every enemy stack in front is attacked with every stack that can join in, so the
+  obligations of 7.02 and 8.014 are met; an attack worse than 1-5 that nothing obliges is
+  taken back;
+- combat results: losses fall on the weakest unit (never a chit carrier while there is a
+  choice), enemy stacks retreat away from their own end, winners advance when they can.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import io
+import sys
+import tempfile
+from functools import cache
+from pathlib import Path
+
+from engine.core.hexes import Hex, direction, distance
+from engine.core.protocol import Action
+from engine.games.chitin.board import DIRS, Index, T, geo, in_front, is_combat, role, strength
+from engine.games.chitin.combat import battle_odds, battles, enemies_in_front, unmet
+from engine.games.chitin.state import Counter, Pair, State
+
+# Armies for the scenarios where players choose (rule 3.03); each is within the scenario's points.
+ARMIES: dict[str, list[str]] = {
+    "basic": ["GT3", "GT3", "PX3", "TR3", "LR3", "PX1"],  # 48
+    "small": ["B", "B", "B", "GT3", "GT3", "PX3", "TR3", "LR1", "PL2"],  # 48, Plunge 4
+    "intermediate": ["B", "B", "B", "B", "GT3", "GT3", "PX3", "PX3", "TR3", "LR2", "PL2"],  # 60, Plunge 4
+    "advanced": ["B"] * 6 + ["GT3", "GT3", "GT3", "PX3", "PX3", "TR3", "LR3", "LR1", "PL2"],  # 78, Plunge 4
+}
+
+CENTRE = "0811"
+# The attack plan chosen for an attack phase, by turn, seat and where the counters stand.
+_PLANS: dict[tuple[object, ...], list[Pair]] = {}
+
+
+# -- static distances ----------------------------------------------------------------------
+
+
+@cache
+def _to_target(code: str, target: str) -> dict[Hex, int]:
+    """Cost for a counter of type ``code`` to walk from every hex to ``target``, ignoring units."""
+    g = geo()
+    cost = g.terrain_cost(code)
+    start = g.hex_of[target]
+    best = {start: 0}
+    todo = [(0, start)]
+    while todo:
+        d, h = heapq.heappop(todo)
+        if d > best[h]:
+            continue
+        for n in g.nbrs[h]:
+            nd = d + cost[h]  # stepping from n into h
+            if nd < best.get(n, 1 << 30):
+                best[n] = nd
+                heapq.heappush(todo, (nd, n))
+    return best
+
+
+@cache
+def _to_end(code: str, end: str) -> dict[Hex, int]:
+    """Cost for a counter of type ``code`` to leave the map by ``end`` from every hex."""
+    g = geo()
+    cost = g.terrain_cost(code)
+    best = {h: 1 for h in g.edge[end]}
+    todo = [(1, h) for h in g.edge[end]]
+    heapq.heapify(todo)
+    while todo:
+        d, h = heapq.heappop(todo)
+        if d > best[h]:
+            continue
+        for n in g.nbrs[h]:
+            nd = d + cost[h]
+            if nd < best.get(n, 1 << 30):
+                best[n] = nd
+                heapq.heappush(todo, (nd, n))
+    return best
+
+
+def _from_reserve(table: dict[Hex, int], end: str, code: str) -> int:
+    """What a table's distance is for a counter still beyond its end (6.01)."""
+    cost = geo().terrain_cost(code)
+    return min(table[h] + cost[h] for h in geo().edge[end])
+
+
+# -- the policy ----------------------------------------------------------------------------
+
+
+def choose(state: State, seat: str, legal: list[Action]) -> Action:
+    """One legal action for ``seat``."""
+    if state.step == "forces":
+        return _forces(state, seat, legal)
+    if state.step in ("order", "order2"):
+        for pick in ("first", "north", "south"):
+            for a in legal:
+                if a.args.get("pick") == pick:
+                    return a
+    if state.step == "move":
+        return _move(state, seat, legal)
+    if state.step == "face":
+        return _face(state, seat, legal)
+    if state.step == "attack":
+        return _attack(state, seat, legal)
+    if state.step == "combat":
+        return _combat(state, seat, legal)
+    return legal[0]
+
+
+def _forces(state: State, seat: str, legal: list[Action]) -> Action:
+    want = list(ARMIES.get(state.scenario, []))
+    for kind in state.picks.get(seat, []):
+        if kind in want:
+            want.remove(kind)
+    for kind in want:
+        for a in legal:
+            if a.verb == "pick" and a.args.get("kind") == kind:
+                return a
+    return next(a for a in legal if a.verb == "ready")
+
+
+def _enemy(state: State, seat: str) -> str:
+    return next(s for s in state.ends if s != seat)
+
+
+def _enemy_stacks(idx: Index, seat: str) -> list[Hex]:
+    return [h for h, st in idx.ground.items() if st[0].side != seat]
+
+
+def _chit_hexes(state: State) -> set[str]:
+    return {ch.hex for ch in state.chits.values() if ch.hex and not ch.carrier and not ch.off_by}
+
+
+def _claims(state: State, idx: Index, seat: str) -> dict[str, str]:
+    """Which of ``seat``'s free Workers goes for which free chit: the nearest pairs first."""
+    end = state.ends[seat]
+    enemy_hexes = {T(h) for h in _enemy_stacks(idx, seat)}
+    chits = [ch for ch in state.chits.values() if ch.hex and not ch.carrier and not ch.off_by and ch.hex not in enemy_hexes]
+    workers = [
+        c for c in state.mine(seat)
+        if c.type == "W" and not c.chit and (c.where == "map" or (c.where == "reserve" and c.ready_turn <= state.turn))
+    ]
+    pairs = []
+    for c in workers:
+        for ch in chits:
+            table = _to_target("W", ch.hex)
+            d = table[geo().hex_of[c.hex]] if c.where == "map" else _from_reserve(table, end, "W") + 2
+            # the original chits end the game: take them first
+            pairs.append((d - (0 if ch.original else -8), c.id, ch.hex))
+    pairs.sort()
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for _, wid, hx in pairs:
+        if wid not in out and hx not in taken:
+            out[wid] = hx
+            taken.add(hx)
+    return out
+
+
+def _move(state: State, seat: str, legal: list[Action]) -> Action:
+    g = geo()
+    idx = Index(state)
+    overruns = [a for a in legal if a.verb == "overrun"]
+    if overruns:
+        return overruns[0]
+    singles: dict[str, list[Action]] = {}
+    for a in legal:
+        if a.verb in ("move", "charge") and "+" not in str(a.args["stack"]):
+            singles.setdefault(str(a.args["stack"]), []).append(a)
+        elif a.verb == "fly":
+            singles.setdefault(str(a.args["unit"]), []).append(a)
+    claims = _claims(state, idx, seat)
+    enemies = _enemy_stacks(idx, seat)
+    chit_hexes = _chit_hexes(state)
+    end = state.ends[seat]
+
+    def score(c: Counter, to: str, verb: str) -> float:
+        """Lower is better; ``to`` may be the counter's own hex (staying)."""
+        if c.type == "W":
+            if c.chit:
+                if to == "off":
+                    return -100.0
+                return float(_to_end("W", end)[g.hex_of[to]])
+            target = claims.get(c.id)
+            if to == "off":
+                return 1000.0
+            if target is None:
+                return 0.0 if to == "" else 1.0  # a spare Worker waits
+            table = _to_target("W", target)
+            return float(table[g.hex_of[to]] if to else _from_reserve(table, end, "W") + 2)
+        if to == "off":
+            return 1000.0
+        if c.type == "B":
+            warriors = [x for x in state.mine(seat) if role(x) == "warrior" and x.where == "map"]
+            if not warriors:
+                return 0.0 if to == "" else 1.0
+            here = g.hex_of[to] if to else None
+            if here is None:
+                return 50.0
+            mega = g.mega[here]
+            near = sum(1 for x in warriors if g.mega[g.hex_of[x.hex]] == mega)
+            spread = min(distance(here, g.hex_of[x.hex]) for x in warriors)
+            return -10.0 * near + spread + (3 if to in chit_hexes else 0)
+        if not to:
+            return 100.0
+        here = g.hex_of[to]
+        if c.type == "PL":
+            if not enemies:
+                return float(distance(here, g.hex_of[CENTRE]))
+            return float(min(distance(here, e) for e in enemies))
+        target_hexes = enemies or [g.hex_of[CENTRE]]
+        d = min(distance(here, e) for e in target_hexes)
+        if not enemies:
+            d = max(d, 2)
+        bonus = -0.5 if verb == "charge" else 0.0
+        return d + (3 if to in chit_hexes else 0) + bonus
+
+    # Chit carriers first, then the fighters, then the Basics, then the Workers going for chits.
+    def order(cid: str) -> tuple[int, int]:
+        c = state.counters[cid]
+        rank = 0 if c.chit else 1 if role(c) in ("warrior", "air") else 2 if c.type == "B" else 3
+        return rank, int(cid[1:])
+
+    for cid in sorted(singles, key=order):
+        c = state.counters[cid]
+        stay = score(c, c.hex if c.where == "map" else "", "stay")
+        best, best_score = None, stay - 0.5
+        for a in singles[cid]:
+            sc = score(c, str(a.args["to"]), a.verb)
+            if sc < best_score:
+                best, best_score = a, sc
+        if best is not None:
+            return best
+    # A fighting stack next to an enemy it does not face turns in place.
+    for a in legal:
+        if a.verb == "face":
+            h = g.hex_of[str(a.args["stack"])]
+            mine = idx.stack(h, seat)
+            if mine and any(is_combat(x) for x in mine) and not enemies_in_front(idx, seat, h):
+                d = DIRS.index(str(a.args["dir"]))
+                if any(in_front(h, d, n) and idx.side_at(n) not in (None, seat) for n in g.nbrs[h]):
+                    return a
+    return next(a for a in legal if a.verb == "done")
+
+
+def _face(state: State, seat: str, legal: list[Action]) -> Action:
+    """Face the most enemy stacks, else the nearest enemy, else the enemy's end."""
+    g = geo()
+    idx = Index(state)
+    h = g.hex_of[state.face_hex]
+    enemies = _enemy_stacks(idx, seat)
+    towards = "S" if state.ends[seat] == "north" else "N"
+
+    def key(a: Action) -> tuple[int, int, int]:
+        d = DIRS.index(str(a.args["dir"]))
+        front = sum(1 for n in g.nbrs[h] if in_front(h, d, n) and idx.side_at(n) not in (None, seat))
+        step = h + direction(d)
+        near = min((distance(step, e) for e in enemies), default=0)
+        return -front, near, 0 if a.args["dir"] == towards else 1
+
+    return min(legal, key=key)
+
+
+def _plan_ok(state: State, idx: Index, seat: str, plan: list[Pair]) -> tuple[bool, float, int]:
+    """Whether a whole attack plan stands (7.02, 7.03, 7.06, 8.014, 8.021), how good it looks, its faults."""
+    trial = state.model_copy(update={"plan": plan})
+    faults = len(unmet(trial, idx, seat))
+    value = 0.0
+    for b in battles(trial, idx, seat):
+        lookup, _ = battle_odds(trial, idx, seat, b)
+        value += min(lookup.attack / max(lookup.defence, 1), 5.0) - 1.5
+    return faults == 0, value, faults
+
+
+def _best_plan(state: State, idx: Index, seat: str, pairs: list[Pair]) -> list[Pair]:
+    """The attack plan to declare: every obligation met, the best odds otherwise (small sets exhaustively)."""
+    if len(pairs) <= 9:
+        best: list[Pair] | None = None
+        best_value = -1e9
+        for mask in range(1 << len(pairs)):
+            plan = [p for i, p in enumerate(pairs) if mask >> i & 1]
+            flyers = [p.by for p in plan if p.by in state.counters]
+            if len(flyers) != len(set(flyers)):
+                continue  # an air unit makes one attack
+            ok, value, _ = _plan_ok(state, idx, seat, plan)
+            if ok and value > best_value:
+                best, best_value = plan, value
+        if best is not None:
+            return best
+    # Larger fronts: start from every attack and drop the one whose loss mends the most faults.
+    plan = list(pairs)
+    ok, value, faults = _plan_ok(state, idx, seat, plan)
+    while not ok and plan:
+        trials = []
+        for p in plan:
+            rest = [q for q in plan if q != p]
+            r_ok, r_value, r_faults = _plan_ok(state, idx, seat, rest)
+            trials.append((not r_ok, r_faults, -r_value, len(trials), rest))
+        trials.sort(key=lambda t: t[:4])
+        _, new_faults, _, _, rest = trials[0]
+        if new_faults > faults:
+            break
+        plan, faults = rest, new_faults
+        ok = trials[0][0] is False
+    return plan
+
+
+def _attack(state: State, seat: str, legal: list[Action]) -> Action:
+    idx = Index(state)
+    key = (state.turn, seat, tuple(sorted((c.id, c.where, c.hex, c.units, c.facing) for c in state.counters.values())))
+    target = _PLANS.get(key)
+    if target is None:
+        pairs = list(state.plan) + [Pair(by=str(a.args["by"]), on=str(a.args["on"])) for a in legal if a.verb == "attack"]
+        if len(pairs) > 9:
+            # a wide front: air units fight only the enemy air units
+            pairs = [p for p in pairs if p.by not in state.counters or p.on == "air"]
+        target = _best_plan(state, idx, seat, pairs)
+        _PLANS[key] = target
+        while len(_PLANS) > 16:
+            del _PLANS[next(iter(_PLANS))]
+    for a in legal:
+        if a.verb == "cancel" and Pair(by=str(a.args["by"]), on=str(a.args["on"])) not in target:
+            return a
+    for a in legal:
+        if a.verb == "attack" and Pair(by=str(a.args["by"]), on=str(a.args["on"])) in target:
+            return a
+    done = [a for a in legal if a.verb == "done"]
+    if done:
+        return done[0]
+    raise RuntimeError(f"no attack plan meets the obligations: {unmet(state, idx, seat)}")
+
+
+def _combat(state: State, seat: str, legal: list[Action]) -> Action:
+    g = geo()
+    t = state.queue[0]
+    if t.kind == "loss":
+        def cost(a: Action) -> tuple[int, int, int]:
+            c = state.counters[str(a.args["unit"])]
+            per = strength(c) // max(c.units, 1)
+            return (1 if c.chit else 0, 1 if c.type == "B" else 0, per)
+
+        return min(legal, key=cost)
+    if t.kind == "retreat":
+        owner = state.counters[t.units[0]].side
+        table = _to_end("W", state.ends[owner])
+        return max(legal, key=lambda a: (table[g.hex_of[str(a.args["to"])]], str(a.args["to"])))
+    if t.kind == "advance":
+        idx = Index(state)
+        chit_hexes = _chit_hexes(state)
+        for a in legal:
+            if a.verb == "advance" and str(a.args["to"]) not in chit_hexes:
+                h = g.hex_of[str(a.args["to"])]
+                d = DIRS.index(str(a.args["dir"]))
+                if any(in_front(h, d, n) and idx.side_at(n) not in (None, seat) for n in g.nbrs[h]):
+                    return a
+        done = [a for a in legal if a.verb == "done"]
+        if done:
+            return done[0]
+    if t.kind in ("defend", "press"):
+        for want in ("accept_and_counter", "accept"):
+            for a in legal:
+                if a.args.get("choice") == want:
+                    return a
+    return legal[0]
+
+
+# -- writing a scenario's script -------------------------------------------------------------
+
+
+def write_script(scenario: str, seed: int, out: Path) -> str:
+    """Play ``scenario`` to its end with this policy and write the console script, with its header."""
+    from bot.console import run_script
+    from engine.games.chitin.data import scenarios
+    from tests.support.make_script import make
+
+    lines = asyncio.run(make("chitin", seed, [f"scenario:{scenario}"]))
+    with tempfile.TemporaryDirectory() as tmp:
+        said = io.StringIO()
+        rc = asyncio.run(run_script(lines, Path(tmp) / "s.db", Path(tmp) / "out", said))
+    text = said.getvalue()
+    ends = [ln.strip() for ln in text.splitlines() if "The game is over:" in ln]
+    if rc != 0 or not ends or "Sorry" in text:
+        raise RuntimeError(f"{scenario} (seed {seed}) did not replay to its end:\n{text[-2000:]}")
+    title = scenarios().scenarios[scenario].title
+    header = [
+        f"# Chitin: I, {title}: a whole game to its end by the rules, no turn limit.",
+        "# Played through the bot core by the Chitin policy of tests/support/chitin_policy.py",
+        f"# (python -m tests.support.chitin_policy {scenario} {seed} {out.as_posix()}).",
+        "# Secret armies are chosen by direct message.",
+        "# expect: is over.",
+        f"# expect: {ends[-1]}",
+    ]
+    out.write_text("\n".join(header + lines) + "\n")
+    return f"{len(header) + len(lines)} lines, {ends[-1]}"
+
+
+def main() -> None:
+    scenario, seed, out = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
+    print(write_script(scenario, seed, out))
+
+
+if __name__ == "__main__":
+    main()
