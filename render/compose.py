@@ -39,9 +39,11 @@ from render.panel import (
     stack_height,
     title_bar,
 )
+from render.sprites import recording
 from render.style import BACKGROUND, RULE, printable, side_colour
 from render.terrain import StaticLayer, static_layer
 
+Box = tuple[int, int, int, int]
 UNDER_COUNTERS = frozenset({"move"})
 """Arrow kinds drawn beneath the counters."""
 PANEL_W = 320
@@ -57,9 +59,10 @@ def board(view: View, *, game_map: GameMap | None = None) -> bytes:
         return encode_png(card_image(view))
     layer = static_layer(game_map)
     # The image is encoded and dropped here, so it is drawn on a kept canvas and given back.
-    img = _compose(view, game_map, layer, CANVASES.borrow)
+    dirt: list[Box] = []
+    img = _compose(view, game_map, layer, CANVASES.borrow, dirt)
     png = encode_png(img)
-    CANVASES.give_back(layer, img)
+    CANVASES.give_back(layer, img, dirt)
     return png
 
 
@@ -187,7 +190,11 @@ def _panel(
 
 
 def _compose(
-    view: View, game_map: GameMap, layer: StaticLayer, canvas: Callable[..., Image.Image] | None = None
+    view: View,
+    game_map: GameMap,
+    layer: StaticLayer,
+    canvas: Callable[..., Image.Image] | None = None,
+    dirt: list[Box] | None = None,
 ) -> Image.Image:
     mw, mh = layer.image.size
     view = on_map(view, game_map)
@@ -198,9 +205,12 @@ def _compose(
     body_h = max(mh, stack_height(blocks) + 2 * PAD)
     height = TITLE_H + body_h + (cap.height + 2 * PAD if cap else 0)
     img = (canvas or CANVASES.fresh)(layer, width, height)
+    if height > TITLE_H + mh:
+        img.paste(BACKGROUND, (0, TITLE_H + mh, width, height))  # under the map: clean page for the caption
     d = ImageDraw.Draw(img, "RGBA")
     lay = Layout(layer.layout.size, layer.layout.ox, layer.layout.oy + TITLE_H)
-    draw_pieces(img, d, view, game_map, lay, stacks)
+    with recording(dirt if dirt is not None else []):
+        draw_pieces(img, d, view, game_map, lay, stacks)
     title_bar(img, view, width)
     panel_background(img, mw, TITLE_H, width, TITLE_H + body_h)
     draw_blocks(d, img, blocks, mw + PAD, TITLE_H + PAD, PANEL_W - 2 * PAD)
@@ -215,9 +225,11 @@ class Canvases:
     """Blank boards (page colour, the static layer under the title bar), kept per layer and size.
 
     ``fresh`` copies the blank. ``borrow`` and ``give_back`` go further for a board that is
-    encoded and dropped at once: a board given back is wiped by pasting the blank over it when
-    it is next borrowed, which reuses its memory instead of asking for several megabytes anew
-    (fresh memory costs a page fault every 4 KB; that was most of the time a copy took).
+    encoded and dropped at once: a board given back is wiped when it is next borrowed, which
+    reuses its memory instead of asking for several megabytes anew (fresh memory costs a page
+    fault every 4 KB; that was most of the time a copy took). Only the map needs wiping, and only
+    where the pieces were drawn (they are recorded); the title bar, the panel and the strip
+    under the map are painted over whole on every board.
     """
 
     BLANKS = 4
@@ -226,7 +238,7 @@ class Canvases:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._blanks: dict[tuple[int, int, int], tuple[Image.Image, Image.Image]] = {}
-        self._spares: dict[tuple[int, int, int], list[Image.Image]] = {}
+        self._spares: dict[tuple[int, int, int], list[tuple[Image.Image, list[Box]]]] = {}
 
     def _blank(self, layer: StaticLayer, width: int, height: int) -> tuple[tuple[int, int, int], Image.Image]:
         key = (id(layer.image), width, height)
@@ -254,14 +266,20 @@ class Canvases:
         key, blank = self._blank(layer, width, height)
         with self._lock:
             spares = self._spares.get(key)
-            img = spares.pop() if spares else None
-        if img is None:
+            spare = spares.pop() if spares else None
+        if spare is None:
             return blank.copy()
-        img.paste(blank, (0, 0))
+        img, dirt = spare
+        mw, mh = layer.image.size
+        for x0, y0, x1, y1 in dirt:
+            box = (max(0, x0), max(TITLE_H, y0), min(mw, x1), min(TITLE_H + mh, y1))
+            if box[0] < box[2] and box[1] < box[3]:
+                img.paste(blank.crop(box), box[:2])
         return img
 
-    def give_back(self, layer: StaticLayer, img: Image.Image) -> None:
-        """Keep a borrowed board, once encoded, for the next ``borrow`` of its size."""
+    def give_back(self, layer: StaticLayer, img: Image.Image, dirt: list[Box]) -> None:
+        """Keep a borrowed board, once encoded, for the next ``borrow`` of its size; ``dirt`` holds
+        the boxes of everything drawn on its map."""
         key = (id(layer.image), img.width, img.height)
         with self._lock:
             hit = self._blanks.get(key)
@@ -269,7 +287,7 @@ class Canvases:
                 return
             spares = self._spares.setdefault(key, [])
             if len(spares) < self.SPARES:
-                spares.append(img)
+                spares.append((img, dirt))
 
 
 CANVASES = Canvases()

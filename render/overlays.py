@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 from engine.core.hexes import Hex
 from engine.core.protocol import ArrowView, HighlightView, MarkerView
 from render.geometry import Layout, Point
-from render.sprites import PIECES, drawn
+from render.sprites import PIECES, drawn, mark
 from render.style import (
     ARROWS,
     HIGHLIGHTS,
@@ -243,6 +243,8 @@ def draw_arrow(d: ImageDraw.ImageDraw, lay: Layout, src: Hex, dst: Hex, av: Arro
     d.polygon(poly, fill=(255, 255, 255, 210), outline=(255, 255, 255, 210), width=3)
     d.line([a, neck], fill=colour, width=width)
     d.polygon(poly, fill=colour)
+    xs = [p[0] for p in (a, neck, *poly)]
+    ys = [p[1] for p in (a, neck, *poly)]
     if av.label:
         # The label sits beside the shaft, not on it, so short arrows between neighbours stay visible.
         mx, my = (x1 + x2) / 2 + nx * s * 0.55, (y1 + y2) / 2 + ny * s * 0.55
@@ -257,3 +259,9 @@ def draw_arrow(d: ImageDraw.ImageDraw, lay: Layout, src: Hex, dst: Hex, av: Arro
             width=2,
         )
         d.text((mx, my), av.label, font=f, fill=colour, anchor="mm")
+        tx0, ty0, tx1, ty1 = f.getbbox(av.label, anchor="mm")
+        xs += [mx - tw / 2 - pad, mx + tw / 2 + pad, mx + tx0, mx + tx1]
+        ys += [my - f.size * 0.65, my + f.size * 0.65, my + ty0, my + ty1]
+    # Where the arrow drew, with room for line widths and rounding (a kept canvas is wiped there).
+    m = width + 8
+    mark((math.floor(min(xs)) - m, math.floor(min(ys)) - m, math.ceil(max(xs)) + m, math.ceil(max(ys)) + m))

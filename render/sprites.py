@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
@@ -35,8 +36,30 @@ class Sprite:
 
     def paste(self, img: Image.Image, x: float, y: float) -> None:
         """Paste the sprite so its anchor lands on the pixel nearest (x, y)."""
-        pos = (round(x) - self.ax, round(y) - self.ay)
-        img.paste(self.image, pos, self.mask if self.mask is not None else self.image)
+        x0, y0 = round(x) - self.ax, round(y) - self.ay
+        img.paste(self.image, (x0, y0), self.mask if self.mask is not None else self.image)
+        mark((x0, y0, x0 + self.image.width, y0 + self.image.height))
+
+
+_RECORD = threading.local()
+
+
+@contextmanager
+def recording(boxes: list[tuple[int, int, int, int]]) -> Iterator[None]:
+    """Collect, in this thread, the box of every sprite pasted (and every box ``mark``ed) meanwhile."""
+    before = getattr(_RECORD, "boxes", None)
+    _RECORD.boxes = boxes
+    try:
+        yield
+    finally:
+        _RECORD.boxes = before
+
+
+def mark(box: tuple[int, int, int, int]) -> None:
+    """Note that something was drawn inside ``box`` (x0, y0, x1, y1), when ``recording``."""
+    boxes = getattr(_RECORD, "boxes", None)
+    if boxes is not None:
+        boxes.append(box)
 
 
 class SpriteCache:

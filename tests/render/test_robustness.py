@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import render
@@ -56,6 +56,21 @@ def test_any_view_renders_the_same_png_twice(plain_map, view):
     png = render.board(view, game_map=plain_map)
     assert render.board(view, game_map=plain_map) == png
     assert decode(png).width > 0
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(first=views, then=views)
+def test_a_board_drawn_where_another_was_keeps_nothing_of_it(chitin_map, first, then):
+    # board() draws on a kept canvas of the same size and wipes it only where the last board drew
+    # its pieces: the frame stays, the pieces change.
+    from render.compose import board_image, encode_png
+
+    pieces = ("counters", "markers", "arrows", "highlights", "title", "phase", "turn", "active")
+    then = first.model_copy(update={k: getattr(then, k) for k in pieces})
+    expected = board_image(then, game_map=chitin_map)
+    assume(board_image(first, game_map=chitin_map).size == expected.size)
+    render.board(first, game_map=chitin_map)
+    assert render.board(then, game_map=chitin_map) == encode_png(expected)
 
 
 @settings(max_examples=10, deadline=None)

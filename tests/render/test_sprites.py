@@ -175,7 +175,9 @@ def test_a_reused_canvas_keeps_nothing_of_the_board_before(chitin_map, monkeypat
     alone = encode_png(board_image(v, game_map=chitin_map))
     given, borrowed = [], []
     give_back, borrow = CANVASES.give_back, CANVASES.borrow
-    monkeypatch.setattr(CANVASES, "give_back", lambda layer, img: (given.append(img), give_back(layer, img)))
+    monkeypatch.setattr(
+        CANVASES, "give_back", lambda layer, img, dirt: (given.append(img), give_back(layer, img, dirt))
+    )
     monkeypatch.setattr(CANVASES, "borrow", lambda *a: borrowed.append(borrow(*a)) or borrowed[-1])
     render.board(busy, game_map=chitin_map)
     assert render.board(v, game_map=chitin_map) == alone
