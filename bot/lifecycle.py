@@ -130,13 +130,18 @@ async def resolve_assault(core: Core, cmd: Command) -> list[Reply]:
 
 async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> list[Reply]:
     rules = registry.get(game)
+    if "options" in args:  # a free-text field of name:value words (Discord), merged under explicit ones
+        args = option_words(args["options"]) | {k: v for k, v in args.items() if k != "options"}
     opponent = args.get("opponent", "").strip()
     if not opponent:
         raise _refuse(f"name your opponent: /game new game:{game} opponent:USER")
+    if opponent == cmd.user:
+        raise _refuse("you cannot challenge yourself; name another member as opponent")
     scenario = args.get("scenario", rules.scenarios[0] if rules.scenarios else "")
     if rules.scenarios and scenario not in rules.scenarios:
         raise _refuse(f"{rules.title} has no scenario '{scenario}'; choose one of: {', '.join(rules.scenarios)}")
     seat = args.get("seat", rules.seats[0])
+    seat = next((s for s in rules.seats if s.casefold() == seat.casefold()), seat)
     if seat not in rules.seats:
         raise _refuse(f"{rules.title} has no seat '{seat}'; choose one of: {', '.join(rules.seats)}")
     other = next(s for s in rules.seats if s != seat)
@@ -185,6 +190,16 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
     return replies
 
 
+def option_words(text: str) -> dict[str, str]:
+    """``'hidden_charges:on god_lives:2'`` -> ``{'hidden_charges': 'on', 'god_lives': '2'}``."""
+    from bot.parsing import ParseError, parse_command
+
+    try:
+        return parse_command("/options " + text)[1]
+    except ParseError as exc:
+        raise _refuse(f"options: {exc}") from None
+
+
 def _parse_clock(text: str) -> int | None:
     t = text.strip().lower()
     if t in ("none", "off", "0"):
@@ -199,7 +214,13 @@ def _parse_clock(text: str) -> int | None:
 @command("game accept")
 async def accept(core: Core, cmd: Command) -> list[Reply]:
     """The invited player accepts: the game is set up and begins."""
-    g = core.find_game(cmd, statuses=("invited",))
+    try:
+        g = core.find_game(cmd, statuses=("invited",))
+    except Exception:
+        begun = [x for x in core.live.values() if x.row.place == cmd.place and x.row.status != "invited"]
+        if begun:
+            raise _refuse(f"game #{begun[0].id} has already begun") from None
+        raise
     async with g.lock:
         if g.row.status != "invited":
             raise _refuse(f"game #{g.id} is already {g.row.status}")

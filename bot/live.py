@@ -44,7 +44,8 @@ class Live:
         return self.seats.get(seat, "")
 
     def name_of(self, seat: str) -> str:
-        return self.config.name_of(seat)
+        """The display name of a seat's player (a replacement's, once a moderator has replaced one)."""
+        return str(self.row.settings_dict.get("names", {}).get(seat) or self.config.name_of(seat))
 
     def pending(self) -> list[Prompt]:
         if self.state is None:

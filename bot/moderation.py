@@ -137,13 +137,17 @@ async def replace(core: Core, cmd: Command) -> list[Reply]:
     """Give a seat to another member."""
     g = core.find_game(cmd)
     seat, user = cmd.args.get("seat", ""), cmd.args.get("user", "").strip()
+    seat = next((s for s in g.seats if s.casefold() == seat.casefold()), seat)
     if seat not in g.seats or not user:
         raise _refuse(f"write /mod replace seat:SEAT user:USER with a seat of {', '.join(g.seats)}")
+    if any(u == user for s, u in g.seats.items() if s != seat):
+        raise _refuse(f"{user} already holds the other seat of game #{g.id}; a player cannot play both sides")
     async with g.lock:
         async with core.store.transaction():
             settings = g.row.settings_dict
-            old = settings["seats"][seat]
+            old = g.name_of(seat)
             settings["seats"][seat] = user
+            settings.setdefault("names", {})[seat] = cmd.args.get("user_name", "").strip() or user
             await core.store.update_game(g.id, core.now(), settings=json.dumps(settings))
             g.row = (await core.store.game(g.id)) or g.row
             g.seats = dict(settings["seats"])

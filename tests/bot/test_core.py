@@ -285,3 +285,27 @@ async def test_a_finished_game_can_still_be_read(core):
     assert "is over" in r[0].text and "won" in r[0].text
     r = await say(core, "alice", f"/take n:1 game:{gid}")
     assert r[0].text.startswith("Sorry")
+
+
+async def test_mod_replace_gives_the_seat_and_the_name_and_refuses_the_other_player(core):
+    gid = await start_toy(core)
+    r = await say(core, "carol", f"/mod replace seat:B user:erin user_name:Erin game:{gid}", mod=True)
+    assert "gave seat B" in texts(r) and "(was bob)" in texts(r)
+    assert core.live[gid].name_of("B") == "Erin" and core.live[gid].user_of("B") == "erin"
+    r = await say(core, "bob", f"/guess parity:odd game:{gid}", place="dm:bob")
+    assert "not playing" in r[0].text and "Erin" in r[0].text
+    r = await say(core, "carol", f"/mod replace seat:A user:erin game:{gid}", mod=True)
+    assert "already holds the other seat" in r[0].text
+
+
+async def test_game_new_reads_options_words_and_seats_in_any_case(core):
+    r = await say(core, "alice", '/game new game:toy opponent:bob seat:b options:"pile:3"', place="console:#o")
+    assert "you play A" in r[0].text and "pile:3" in r[0].text
+
+
+async def test_nobody_can_challenge_themselves_and_a_second_accept_is_explained(core):
+    r = await say(core, "alice", "/game new game:toy opponent:alice")
+    assert "cannot challenge yourself" in r[0].text
+    await start_toy(core)
+    r = await say(core, "bob", "/game accept", place="console:#t")
+    assert "already begun" in r[0].text

@@ -33,8 +33,8 @@ def case(cmd: str, state: str, allowed: str, **options) -> Case:
 
 
 CASES = [
-    case("game new", "none", "player opponent spectator outsider moderator", game="toy", opponent=("user", 103)),
-    case("resolve dice", "none", "player opponent spectator outsider moderator", opponent=("user", 103),
+    case("game new", "none", "player opponent spectator outsider moderator", game="toy", opponent=("user", 999)),
+    case("resolve dice", "none", "player opponent spectator outsider moderator", opponent=("user", 999),
          attack="4,4", defence="3,3"),
     case("help", "take", ""),
     case("game accept", "invited", "opponent"),
