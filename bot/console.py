@@ -42,16 +42,15 @@ class Console:
         self.moderators: set[str] = set()
         self.current: dict[str, str] = {}
         self.boards = 0
-        self.threads = 0
         self.files: list[Path] = []
         core.open_thread = self.open_thread
         if out_dir:
             out_dir.mkdir(parents=True, exist_ok=True)
 
     async def open_thread(self, parent: str, title: str) -> str:
-        """A console 'thread': a new place named after the game's number."""
-        self.threads += 1
-        return f"console:#game-{self.threads}"
+        """A console 'thread': a new place named after the game's number (the next one in the database)."""
+        rows = await self.core.store.games()
+        return f"console:#game-{max((r.id for r in rows), default=0) + 1}"
 
     def say(self, text: str) -> None:
         print(text, file=self.stream)

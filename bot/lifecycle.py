@@ -96,7 +96,7 @@ def _examples(g: Live, seat: str, verbs: tuple[str, ...], limit: int = 8) -> lis
     legal = [a for a in g.rules.legal_actions(g.state, seat) if a.verb in verbs]
     shown = [f"    {a.text()}" for a in legal[:limit]]
     if len(legal) > limit:
-        shown.append(f"    ... {len(legal) - limit} more; autocomplete offers them all")
+        shown.append(f"    ... and {len(legal) - limit} more (on Discord, autocomplete offers them all)")
     return (["  For example:"] + shown) if shown else []
 
 

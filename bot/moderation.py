@@ -80,8 +80,9 @@ async def branches(core: Core, cmd: Command) -> list[Reply]:
     lines = []
     for b in await core.store.branches(g.id):
         cur = " (current)" if b["branch"] == g.row.branch else ""
-        origin = f"from branch {b['parent_branch']} at action {b['fork_seq']}" if b["parent_branch"] else "the start"
-        lines.append(f"branch {b['branch']}{cur}: {b['length']} actions, {origin}; {b['reason']}")
+        origin = (f"forked from branch {b['parent_branch']} at action {b['fork_seq']} ({b['reason']})"
+                  if b["parent_branch"] else "the original line of play")
+        lines.append(f"branch {b['branch']}{cur}: {b['length']} actions, {origin}")
     return [private(cmd.user, cmd.place, "\n".join(lines))]
 
 
@@ -118,7 +119,8 @@ async def restore(core: Core, cmd: Command) -> list[Reply]:
     text = cmd.args.get("branch", "")
     known = {b["branch"] for b in await core.store.branches(g.id)}
     if not text.isdigit() or int(text) not in known or int(text) == g.row.branch:
-        raise _refuse(f"branch must be one of {sorted(known - {g.row.branch})}; /mod branches lists them")
+        others = ", ".join(str(b) for b in sorted(known - {g.row.branch})) or "none"
+        raise _refuse(f"branch must be one of the other branches ({others}); /mod branches lists them")
     async with g.lock:
         now = core.now()
         async with core.store.transaction():
@@ -175,5 +177,6 @@ async def modlog(core: Core, cmd: Command) -> list[Reply]:
 
     g = await core.find_any(cmd)
     rows = await core.store.modlog(g.id)
-    text = "\n".join(f"{r['created_at']} {r['moderator']}: {r['what']} {r['reason']}".rstrip() for r in rows)
+    text = "\n".join(f"{r['created_at']} {r['moderator']}: {r['what']}" + (f" (reason: {r['reason']})" if r["reason"]
+                                                                           else "") for r in rows)
     return [private(cmd.user, cmd.place, text or f"No moderator has acted in game #{g.id}.")]
