@@ -6,6 +6,7 @@ import io
 import threading
 from collections import defaultdict
 from collections.abc import Callable
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -126,12 +127,17 @@ def _all_printable(view: View) -> bool:
     return all(t.isprintable() for t in texts)
 
 
-def _parse(text: str, game_map: GameMap) -> Hex | None:
+@lru_cache(maxsize=4096)
+def _hex_of(text: str) -> Hex | None:
     try:
-        h = parse_ccrr(text)
+        return parse_ccrr(text)
     except ValueError:
         return None
-    return h if h in game_map.hexes else None
+
+
+def _parse(text: str, game_map: GameMap) -> Hex | None:
+    h = _hex_of(text)
+    return h if h is not None and h in game_map.hexes else None
 
 
 def group_counters(view: View, game_map: GameMap) -> tuple[dict[Hex, list[CounterView]], list[CounterView]]:
@@ -271,10 +277,8 @@ class Canvases:
             return blank.copy()
         img, dirt = spare
         mw, mh = layer.image.size
-        for x0, y0, x1, y1 in dirt:
-            box = (max(0, x0), max(TITLE_H, y0), min(mw, x1), min(TITLE_H + mh, y1))
-            if box[0] < box[2] and box[1] < box[3]:
-                img.paste(blank.crop(box), box[:2])
+        for box in _outermost(dirt, (0, TITLE_H, mw, TITLE_H + mh)):
+            img.paste(blank.crop(box), box[:2])
         return img
 
     def give_back(self, layer: StaticLayer, img: Image.Image, dirt: list[Box]) -> None:
@@ -291,6 +295,22 @@ class Canvases:
 
 
 CANVASES = Canvases()
+
+
+def _outermost(boxes: list[Box], area: Box) -> list[Box]:
+    """The boxes cut to ``area``, leaving out any that lies inside another (a hex's tint, outline
+    and lone counter all lie in the tint's box)."""
+    ax0, ay0, ax1, ay1 = area
+    cut = {
+        (max(ax0, x0), max(ay0, y0), min(ax1, x1), min(ay1, y1))
+        for x0, y0, x1, y1 in boxes
+        if x0 < ax1 and y0 < ay1 and x1 > ax0 and y1 > ay0
+    }
+    out: list[Box] = []
+    for b in sorted(cut, key=lambda b: (b[0] - b[2]) * (b[3] - b[1])):  # largest first
+        if not any(o[0] <= b[0] and o[1] <= b[1] and o[2] >= b[2] and o[3] >= b[3] for o in out):
+            out.append(b)
+    return out
 
 
 def draw_pieces(
