@@ -87,6 +87,14 @@ class SpriteCache:
                 self._items.popitem(last=False)
         return sprite
 
+    def peek(self, key: Hashable) -> Sprite | None:
+        """The sprite of ``key`` if it is kept."""
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                self._items.move_to_end(key)
+            return hit
+
     def clear(self) -> None:
         """Forget every sprite."""
         with self._lock:
@@ -106,6 +114,7 @@ def clear_caches() -> None:
     """Forget every kept sprite."""
     PIECES.clear()
     BLOCKS.clear()
+    _SEEN.clear()
 
 
 def drawn(width: int, height: int, ax: int, ay: int, draw: Callable[[ImageDraw.ImageDraw], None]) -> Sprite:
@@ -138,6 +147,11 @@ def on_paper(
     return Sprite(img.crop(box), margin - box[0], margin - box[1], changed.crop(box))
 
 
+_SEEN: set[Hashable] = set()
+"""Texts drawn once straight on the board; the second time, a picture of them is kept."""
+SEEN_LIMIT = 8192
+
+
 def blend(top: RGB, alpha: int, under: RGB) -> RGB:
     """``top`` at ``alpha`` over an opaque ``under``, as drawing in place mixes them."""
     return tuple((t * alpha + u * (255 - alpha) + 127) // 255 for t, u in zip(top, under))  # type: ignore[return-value]
@@ -153,10 +167,30 @@ def put_text(
     stroke_width: int = 0,
     stroke_fill: RGB | None = None,
 ) -> None:
-    """``ImageDraw.text`` from a kept picture of the text (the anchor lands on the nearest pixel)."""
+    """``ImageDraw.text`` with the anchor on the nearest pixel, from a kept picture of the text once
+    the same text has been asked for before (a caption line of this turn only is drawn straight on:
+    keeping a picture of it would cost more than drawing it)."""
     if not text:
         return
     key = ("text", text, font.path, font.size, fill, anchor, stroke_width, stroke_fill)
+    if PIECES.peek(key) is None and key not in _SEEN:
+        if len(_SEEN) >= SEEN_LIMIT:
+            _SEEN.clear()
+        _SEEN.add(key)
+        x, y = round(xy[0]), round(xy[1])
+        ImageDraw.Draw(img, "RGBA").text(
+            (x, y),
+            text,
+            font=font,
+            fill=fill,
+            anchor=anchor,
+            stroke_width=stroke_width,
+            stroke_fill=stroke_fill,
+        )
+        if getattr(_RECORD, "boxes", None) is not None:
+            x0, y0, x1, y1 = font.getbbox(text, anchor=anchor, stroke_width=stroke_width)
+            mark((x + x0 - 2, y + y0 - 2, x + x1 + 2, y + y1 + 2))
+        return
 
     def make() -> Sprite:
         x0, y0, x1, y1 = font.getbbox(text, anchor=anchor, stroke_width=stroke_width)

@@ -95,13 +95,22 @@ def test_a_pasted_highlight_lines_up_with_its_hex_as_drawn_in_place(kind):
 
 
 @pytest.mark.parametrize("anchor", ["la", "lm", "rm", "mm"])
-def test_pasted_text_is_the_text_drawn_in_place(anchor):
+def test_text_drawn_straight_on_then_pasted_is_the_text_drawn_in_place(anchor):
+    sprites.clear_caches()
     f = font(17, "regular")
-    a, b = _pair(
+    key_count = len(PIECES)
+    a, first = _pair(
         lambda d: d.text((80, 60), "Turn 7 \u00b7 Combat", font=f, fill=(30, 30, 30), anchor=anchor),
         lambda img: put_text(img, (80, 60), "Turn 7 \u00b7 Combat", f, (30, 30, 30), anchor),
     )
-    assert _same(a, b)
+    assert len(PIECES) == key_count, "a text seen once is drawn straight on"
+    _, second = _pair(
+        lambda d: None,
+        lambda img: put_text(img, (80.4, 59.6), "Turn 7 \u00b7 Combat", f, (30, 30, 30), anchor),
+    )
+    assert len(PIECES) == key_count + 1, "the second time, a picture of it is kept"
+    assert _same(a, first)
+    assert _same(a, second)
 
 
 def test_a_block_on_paper_pastes_only_what_it_drew():
