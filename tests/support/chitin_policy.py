@@ -87,6 +87,26 @@ def _to_end(code: str, end: str) -> dict[Hex, int]:
     return best
 
 
+def _walk(sources: dict[Hex, int], cost: dict[Hex, int], blocked: set[Hex]) -> dict[Hex, int]:
+    """Cheapest cost from every hex to one of ``sources`` (each with its own starting cost), avoiding ``blocked``."""
+    g = geo()
+    best = {h: v for h, v in sources.items() if h not in blocked}
+    todo = [(v, h) for h, v in best.items()]
+    heapq.heapify(todo)
+    while todo:
+        d, h = heapq.heappop(todo)
+        if d > best[h]:
+            continue
+        for n in g.nbrs[h]:
+            if n in blocked:
+                continue
+            nd = d + cost[h]
+            if nd < best.get(n, 1 << 30):
+                best[n] = nd
+                heapq.heappush(todo, (nd, n))
+    return best
+
+
 def _from_reserve(table: dict[Hex, int], end: str, code: str) -> int:
     """What a table's distance is for a counter still beyond its end (6.01)."""
     cost = geo().terrain_cost(code)
@@ -155,7 +175,7 @@ def _claims(state: State, idx: Index, seat: str) -> dict[str, str]:
             table = _to_target("W", ch.hex)
             d = table[geo().hex_of[c.hex]] if c.where == "map" else _from_reserve(table, end, "W") + 2
             # the original chits end the game: take them first
-            pairs.append((d - (0 if ch.original else -8), c.id, ch.hex))
+            pairs.append((d + (0 if ch.original else 8), c.id, ch.hex))
     pairs.sort()
     out: dict[str, str] = {}
     taken: set[str] = set()
@@ -183,20 +203,44 @@ def _move(state: State, seat: str, legal: list[Action]) -> Action:
     chit_hexes = _chit_hexes(state)
     end = state.ends[seat]
 
+    fighters = [h for h, st in idx.ground.items() if st[0].side != seat and any(is_combat(x) for x in st)]
+
+    # Where a lone Worker may walk now: not through enemy stacks, nor into their zone of control
+    # unless friendly fighters stand there (6.082).
+    friendly = {h for h, st in idx.ground.items() if st[0].side == seat and any(is_combat(x) for x in st)}
+    blocked = set(_enemy_stacks(idx, seat)) | (set(idx.zoc(_enemy(state, seat))) - friendly)
+    w_cost = g.terrain_cost("W")
+    home = _walk({h: 1 for h in g.edge[end]}, w_cost, blocked)
+    walks: dict[str, dict[Hex, int]] = {}
+
+    def worker_left(table: dict[Hex, int], live: dict[Hex, int], to: str) -> float:
+        """The way still to go from ``to``: by the open path when there is one, else a detour penalty."""
+        here = g.hex_of[to]
+        return float(live[here]) if here in live else float(table[here]) + 30
+
+    def danger(to: str) -> float:
+        """A Worker ending its move next to enemy fighters is likely to die there."""
+        here = g.hex_of[to]
+        return 4.0 * sum(1 for e in fighters if distance(here, e) <= 1)
+
     def score(c: Counter, to: str, verb: str) -> float:
         """Lower is better; ``to`` may be the counter's own hex (staying)."""
         if c.type == "W":
             if c.chit:
                 if to == "off":
                     return -100.0
-                return float(_to_end("W", end)[g.hex_of[to]])
+                return worker_left(_to_end("W", end), home, to) + danger(to)
             target = claims.get(c.id)
             if to == "off":
                 return 1000.0
             if target is None:
                 return 0.0 if to == "" else 1.0  # a spare Worker waits
             table = _to_target("W", target)
-            return float(table[g.hex_of[to]] if to else _from_reserve(table, end, "W") + 2)
+            if not to:
+                return float(_from_reserve(table, end, "W") + 2)
+            if target not in walks:
+                walks[target] = _walk({g.hex_of[target]: 0}, w_cost, blocked - {g.hex_of[target]})
+            return worker_left(table, walks[target], to) + danger(to)
         if to == "off":
             return 1000.0
         if c.type == "B":
@@ -394,8 +438,11 @@ def write_script(scenario: str, seed: int, out: Path) -> str:
     header = [
         f"# Chitin: I, {title}: a whole game to its end by the rules, no turn limit.",
         "# Played through the bot core by the Chitin policy of tests/support/chitin_policy.py",
-        f"# (python -m tests.support.chitin_policy {scenario} {seed} {out.as_posix()}).",
-        "# Secret armies are chosen by direct message.",
+        f"# (python -m tests.support.chitin_policy {scenario} {seed} tests/scripts/chitin_{scenario}.txt).",
+    ]
+    if scenarios().scenarios[scenario].points:
+        header.append("# Secret armies are chosen by direct message.")
+    header += [
         "# expect: is over.",
         f"# expect: {ends[-1]}",
     ]
