@@ -91,7 +91,8 @@ def test_close_assault_opportunity_fire_option_removes_figures_before_contact() 
         ({"attackers": "A"}, "give the defenders"),
         ({"attackers": "A", "defenders": "D", "weather": "rain"}, "there is no option 'weather'"),
         ({"attackers": "A/laser", "defenders": "D"}, "'laser' for A in attackers is neither a weapon"),
-        ({"attackers": "A/3/4", "defenders": "D"}, "A in attackers has two weapons"),
+        ({"attackers": "A/3/4", "defenders": "D"}, r"A in attackers has two weapons \('3' and '4'\)"),
+        ({"attackers": "A", "defenders": "Marine/3/heroes"}, "'heroes' for Marine in defenders is not a known modifier"),
         ({"attackers": "1A", "defenders": "D"}, "'1A' in attackers is not a usable name"),
         ({"attackers": "A", "defenders": "A"}, "used more than once: A"),
         ({"attackers": "A/prepared_position", "defenders": "D"}, "only a defender"),
@@ -148,3 +149,13 @@ def test_playout_assault_game_ends_in_one_order(options: dict[str, str]) -> None
     for seed in range(20):
         result = playout(GAME, "standard", options, seed=seed, max_actions=5)
         assert result.outcome is not None and result.actions == 1
+
+
+def test_close_assault_an_unknown_modifier_after_a_weapon_lists_the_known_modifiers() -> None:
+    from engine.games.resolve.assaultgame import MODIFIERS
+
+    with pytest.raises(BadArguments) as err:
+        start(attackers="A/3", defenders="Marine/3/heroes")
+    text = str(err.value)
+    assert "two weapons" not in text and "'heroes'" in text
+    assert all(m in text for m in MODIFIERS)

@@ -86,7 +86,7 @@ def test_taking_hits_armored_pair_refusal_names_the_unit_and_rule() -> None:
     state, _ = act(state, "defender", "defend", faces(0, 8), choice="accept_and_counter")
     state, _ = act(state, "attacker", "respond", choice="accept")
     state, _ = act(state, "defender", "hit", unit="t1")
-    with pytest.raises(IllegalAction, match=r"must go to t1 \(extra defense\).*\(Taking hits\)"):
+    with pytest.raises(IllegalAction, match=r"must go to t1 \(extra defense\).*\(rule 'Taking hits'\)"):
         act(state, "defender", "hit", unit="t2")
 
 
@@ -236,3 +236,10 @@ def test_playout_dice_game_reaches_every_kind_of_decision() -> None:
             for verb, n in playout(GAME, "standard", options, seed=seed, max_actions=200).verbs.items():
                 verbs[verb] = verbs.get(verb, 0) + n
     assert set(verbs) == {"defend", "respond", "hit", "advance"}
+
+
+def test_combat_sequence_prompts_name_the_section_plainly_after_rule() -> None:
+    state = start(faces(3, 12), attack="nigel=12", defence="rolf=4x")
+    rule = GAME.pending(state)[0].rule
+    assert f"(rule {rule})" == "(rule 'Combat sequence', step 2)"
+    assert all(not v.rule[-1].isdigit() or "step" in v.rule for v in GAME.verbs())

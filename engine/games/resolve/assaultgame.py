@@ -67,7 +67,7 @@ def _parse_figure(item: str, key: str) -> Figure:
     name, *tokens = [t.strip() for t in item.split("/")]
     opt.check_name(name, key)
     weapon: int | None = None
-    weapon_name = ""
+    weapon_name = weapon_token = ""
     mods: list[str] = []
     for token in tokens:
         low = token.lower()
@@ -75,19 +75,25 @@ def _parse_figure(item: str, key: str) -> Figure:
         if low in MODIFIERS:
             mods.append(low)
             continue
-        if weapon is not None:
-            raise BadArguments(f"{name} in {key} has two weapons ('{weapon_name}' and '{token}'); give one")
         if low in WEAPONS:
-            weapon, weapon_name = WEAPONS[low], f"{low} weapon"
+            given, given_name = WEAPONS[low], f"{low} weapon"
         elif named:
-            weapon, weapon_name = int(named.group(2)), named.group(1).replace("_", " ")
+            given, given_name = int(named.group(2)), named.group(1).replace("_", " ")
         elif re.fullmatch(r"[+-]?\d+", token):
-            weapon, weapon_name = int(token), "weapon"
+            given, given_name = int(token), "weapon"
+        elif weapon is not None:
+            raise BadArguments(
+                f"'{token}' for {name} in {key} is not a known modifier (its weapon is '{weapon_token}'); "
+                f"the known modifiers are {', '.join(MODIFIERS)} ({MODIFIER_HELP})"
+            )
         else:
             raise BadArguments(
                 f"'{token}' for {name} in {key} is neither a weapon (melee, improvised, none, a factor such as 3, "
                 f"or name=factor such as pulse_rifle=3) nor a modifier; {MODIFIER_HELP}"
             )
+        if weapon is not None:
+            raise BadArguments(f"{name} in {key} has two weapons ('{weapon_token}' and '{token}'); give one")
+        weapon, weapon_name, weapon_token = given, given_name, token
     return Figure.model_validate(
         {"id": name, "weapon": weapon or 0, "weapon_name": weapon_name, "modifiers": mods}
     )

@@ -42,6 +42,10 @@ from engine.games.resolve import options as opt
 
 SIDES: tuple[Side, Side] = ("attacker", "defender")
 PREFIX = {"attacker": "attack", "defender": "defence"}
+# Sections of the combat text, written to read well after "rule " (the bot prints "(rule X)").
+SEQUENCE_2 = "'Combat sequence', step 2"
+TAKING_HITS = "'Taking hits'"
+ADVANCING = "'Advancing'"
 _UNIT = re.compile(r"^(?:([^=]+)=)?(\d+)([xs]*)$", re.IGNORECASE)
 
 OPTIONS_HELP: dict[str, str] = {
@@ -160,19 +164,19 @@ class StepDiceGame(GameRules):
         ex = _ex(state)
         if ex.step == "defender_choice":
             return [
-                Prompt(seat="defender", verbs=("defend",), text=_defender_text(ex), rule="Combat sequence 2")
+                Prompt(seat="defender", verbs=("defend",), text=_defender_text(ex), rule=SEQUENCE_2)
             ]
         if ex.step == "attacker_choice":
             return [
-                Prompt(seat="attacker", verbs=("respond",), text=_attacker_text(ex), rule="Combat sequence 2")
+                Prompt(seat="attacker", verbs=("respond",), text=_attacker_text(ex), rule=SEQUENCE_2)
             ]
         if ex.step == "hits" and ex.placing is not None and ex.tally is not None:
             seat = ex.chooser() or ex.placing
             text = f"place the next of {hits_text(ex.tally.remaining)} on the {ex.placing}'s stack"
-            return [Prompt(seat=seat, verbs=("hit",), text=text, rule="Taking hits")]
+            return [Prompt(seat=seat, verbs=("hit",), text=text, rule=TAKING_HITS)]
         if ex.step == "advance" and ex.advancing is not None:
             text = "move into the hex the enemy left, or hold"
-            return [Prompt(seat=ex.advancing, verbs=("advance",), text=text, rule="Advancing")]
+            return [Prompt(seat=ex.advancing, verbs=("advance",), text=text, rule=ADVANCING)]
         return []
 
     def legal_actions(self, state: BaseModel, seat: str) -> list[Action]:
@@ -197,7 +201,7 @@ class StepDiceGame(GameRules):
             try:
                 land_hit(ex.stack(ex.placing), ex.tally, given)
             except IllegalAction as exc:
-                return f"{exc} (Taking hits)"
+                return f"{exc} (rule {TAKING_HITS})"
         if given in ("retreat", "retreat_and_counter"):
             who = "defender" if action.verb == "defend" else "attacker"
             return (
@@ -267,25 +271,25 @@ class StepDiceGame(GameRules):
             VerbSpec(
                 verb="defend",
                 help="the defender's choice after the attack",
-                rule="Combat sequence 2",
+                rule=SEQUENCE_2,
                 args=(ArgSpec(name="choice", help="accept_and_counter, retreat or retreat_and_counter"),),
             ),
             VerbSpec(
                 verb="respond",
                 help="the attacker's choice after a counter-attack",
-                rule="Combat sequence 2",
+                rule=SEQUENCE_2,
                 args=(ArgSpec(name="choice", help="accept or retreat"),),
             ),
             VerbSpec(
                 verb="hit",
                 help="place the next hit on a unit",
-                rule="Taking hits",
+                rule=TAKING_HITS,
                 args=(ArgSpec(name="unit", help="the unit that takes the hit", kind="unit"),),
             ),
             VerbSpec(
                 verb="advance",
                 help="move into the vacated hex, or hold",
-                rule="Advancing",
+                rule=ADVANCING,
                 args=(ArgSpec(name="choice", help="advance or hold"),),
             ),
         ]
