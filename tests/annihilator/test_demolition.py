@@ -185,3 +185,12 @@ def test_8_2_x_reduces_armor_and_impassable_hexes_to_clear():
     s, ev = play(s, M, "done", [2, 1, 1])  # hex 2 at 4-1, die 2: X
     assert s.markers[h2] == "clear" and h3 not in s.markers
     assert f"{h2} (4-1, die 2): X, now clear" in next(e.text for e in ev if e.kind == "blast")
+
+
+def test_8_2_a_blast_line_spells_the_facing_out_beside_its_results():
+    at = hexes_of("passage")[30]
+    s = position(step="h_combat", turn=2, units={"D1": hexes_of("passage")[0]},
+                 charges=[Charge(unit="D1", pattern="C", at=at, facing=1, turn=1)])
+    s, ev = play(s, M, "done", [1] * 6)
+    blast = next(e.text for e in ev if e.kind == "blast")
+    assert f"Charge at {at} goes off, pattern C facing north-east: " in blast

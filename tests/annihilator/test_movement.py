@@ -177,3 +177,15 @@ def test_8_2_cleared_hexes_are_moved_through_as_passageways():
     assert (move_cost(s, True, blocked), move_cost(s, False, blocked)) == (1, 0.5)
     s = position(markers={blocked: "obpas"})
     assert (move_cost(s, True, blocked), move_cost(s, False, blocked)) == (2, 1)
+
+
+def test_7_3_auto_defend_results_are_spelled_out_never_ne():
+    ring = sorted(n for n in _nbrs(CORES[0]) if n not in CORES)
+    target = ring[0]
+    start = next(n for n in _nbrs(target) if base_types()[n] == "passage")
+    s = position(units={"A1": start})
+    _, ev = play(s, M, "move", [1], unit="A1", to=target)  # 1-1, die 1: no effect
+    line = next(e.text for e in ev if "at 1-1" in e.text)
+    assert "die 1: no effect" in line and ": NE" not in line
+    _, ev = play(s, M, "move", [3], unit="A1", to=target)
+    assert "die 3: result D" in next(e.text for e in ev if "at 1-1" in e.text)

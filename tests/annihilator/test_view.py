@@ -111,3 +111,27 @@ def test_8_1_refusals_for_orders_say_why():
         play(s, M, "charge", unit="D1", pattern="A", at=SPOT, facing="E")
     with pytest.raises(IllegalAction, match=r"Demolition Squad D1 has no order to cancel this phase \(rule 8.1\)"):
         play(s, M, "cancel", unit="D1")
+
+
+def test_3_0_board_at_the_robots_turn_still_shows_the_marines_moves_until_their_first_order():
+    start, robot = hexes_of("passage")[30], hexes_of("passage")[60]
+    s = position(units={"A1": start, "R1": robot})
+    to = sorted(a.args["to"] for a in RULES.legal_actions(s, M) if a.verb == "move" and a.args["unit"] == "A1")[0]
+    s, _ = play(s, M, "move", unit="A1", to=str(to))
+    while s.step != "a_move":
+        seat = RULES.pending(s)[0].seat
+        s, _ = play(s, seat, "done", [1] * 12)
+    moved = {h.hex for h in RULES.view(s, A).highlights if h.kind == "moved"}
+    assert {start, str(to)} <= moved
+    s, _ = play(s, A, "done", [1] * 12)
+    assert not {start, str(to)} & {h.hex for h in RULES.view(s, None).highlights if h.kind == "moved"}
+
+
+def test_5_1_refusals_match_ids_in_any_case_before_naming_the_real_problem():
+    s = position(units={"A1": SPOT, "R1": hexes_of("passage")[31]})
+    far = hexes_of("passage")[-1]
+    with pytest.raises(IllegalAction, match=rf"Assault Squad A1 cannot reach {far}"):
+        play(s, M, "move", unit="a1", to=far)
+    to = sorted(str(a.args["to"]) for a in RULES.legal_actions(s, M) if a.verb == "move")[0]
+    with pytest.raises(IllegalAction, match=rf"Write it as /move unit:A1 to:{to}"):
+        play(s, M, "move", unit="a1", to=to)

@@ -43,11 +43,6 @@ def base_types() -> dict[str, str]:
     return {n: next(iter(m.terrain(h))) for n, h in data.hexes_by_number().items()}
 
 
-def base_type(hex_no: str) -> str:
-    """The printed terrain of a hex (2.1)."""
-    return base_types()[hex_no]
-
-
 def hex_type(state: State, hex_no: str) -> str:
     """The hex's type now: markers (2.2.2) and impacts change the printed terrain."""
     if hex_no in state.destroyed:

@@ -26,6 +26,14 @@ def roll_at_odds(column: str, dice: Dice, why: str) -> tuple[str, int]:
     return table.rows[die][table.columns.index(column)], die
 
 
+CRT_WORDS = {"NE": "no effect", "D": "result D", "X": "result X"}
+
+
+def result_text(res: str) -> str:
+    """A Combat Effect Table result as players read it: "no effect", never "NE", which reads as a facing."""
+    return CRT_WORDS.get(res, res)
+
+
 def strike(state: State, victims: list[Unit], res: str, *, demolition: bool, close_combat: bool) -> list[str]:
     """Apply a CRT result to units (Combat Effect Table); returns what befell each, for the log."""
     eff = data.effects().results[res]
@@ -89,7 +97,7 @@ def close_combat(state: State, hex_no: str, side: str, dice: Dice) -> list[Event
     rolled = f", die {die}" if die is not None else ""
     text = (
         f"Close combat in {hex_no}: {', '.join(u.id for u in attackers)} ({a}) against "
-        f"{', '.join(u.id for u in defenders)} ({d}) at {column}{rolled}: {res}"
+        f"{', '.join(u.id for u in defenders)} ({d}) at {column}{rolled}: {result_text(res)}"
         + (f" ({'; '.join(fates)})" if fates else "")
         + " (rule 7.1)"
     )
@@ -103,7 +111,7 @@ def mind_weapon(state: State, hex_no: str, dice: Dice) -> list[Event]:
     state.mind_used = True
     fates = strike(state, victims, res, demolition=False, close_combat=False)
     state.marks.append(Mark(hex=hex_no, kind="combat"))
-    text = f"The Mind Weapon strikes {hex_no} at 1-2, die {die}: {res}" + (f" ({'; '.join(fates)})" if fates else "")
+    text = f"The Mind Weapon strikes {hex_no} at 1-2, die {die}: {result_text(res)}" + (f" ({'; '.join(fates)})" if fates else "")
     return [Event(kind="combat", text=text + " (rule 7.2)", hexes=(hex_no,), data={"die": die, "result": res})]
 
 
@@ -112,6 +120,6 @@ def auto_defend(state: State, u: Unit, hex_no: str, dice: Dice) -> tuple[str, Ev
     res, die = roll_at_odds("1-1", dice, f"auto-defend {hex_no} against {u.id}")
     fates = strike(state, [u], res, demolition=False, close_combat=False)
     state.marks.append(Mark(hex=hex_no, kind="combat"))
-    text = f"Auto-defend hex {hex_no} fires on {u.describe()} at 1-1, die {die}: {res}"
+    text = f"Auto-defend hex {hex_no} fires on {u.describe()} at 1-1, die {die}: {result_text(res)}"
     text += (f" ({'; '.join(fates)})" if fates else "") + " (rule 7.3)"
     return res, Event(kind="combat", text=text, hexes=(hex_no,), data={"die": die, "result": res})

@@ -12,6 +12,7 @@ from engine.games.annihilator.state import Charge, Mark, State
 
 # Hex types a "reduced to clear" result leaves as they are: already open (8.2).
 OPEN = ("passage", "clear", "breach")
+FACING_WORDS = ("north", "north-east", "south-east", "south", "south-west", "north-west")
 
 
 def facing_of(name: str) -> int:
@@ -40,11 +41,6 @@ def order_text(c: Charge) -> str:
     return f"{c.unit} sets pattern {c.pattern} at {c.at} facing {DIRECTION_NAMES[c.facing]}"
 
 
-def allowed_patterns(state: State, uid: str) -> list[str]:
-    """Patterns a unit may use (8.4): an Assault Squad's own charge is pattern A only."""
-    return list(state.unit(uid).utype.patterns)
-
-
 def detonate(state: State, charge: Charge, dice: Dice) -> tuple[list[str], Event]:
     """Set off one charge on ``state`` (a copy): returns the hexes just opened (8.2, 8.3)."""
     nums = data.hex_numbers()
@@ -71,7 +67,8 @@ def detonate(state: State, charge: Charge, dice: Dice) -> tuple[list[str], Event
         state.marks.append(Mark(hex=hex_no, kind="blast"))
         change = f", now {after}" if after and after != before else ""
         lines.append(f"{hex_no} ({die_text}): {res}{change}" + (f", {'; '.join(fates)}" if fates else ""))
-    text = f"Charge at {charge.at} goes off, pattern {charge.pattern} facing {DIRECTION_NAMES[charge.facing]}: "
+    # The facing is spelt out: the results NE, D and X follow in the same line (NE is "no effect").
+    text = f"Charge at {charge.at} goes off, pattern {charge.pattern} facing {FACING_WORDS[charge.facing]}: "
     text += "; ".join(lines) + " (rule 8.2)"
     return opened, Event(kind="blast", text=text, hexes=tuple(touched))
 

@@ -30,6 +30,14 @@ def why_not(state: State, seat: str, action: Action) -> str:
     return f"{action.text()} is not a legal order in the {phase}; check the unit, the hex and the step"
 
 
+def canonical(state: State, action: Action) -> Action:
+    """``action`` with its names written as the game writes them (a1 -> A1, ne -> NE, b -> B), whatever their case."""
+    words = (*state.units, *DIRECTION_NAMES, *data.patterns().patterns)
+    known = {str(w).lower(): str(w) for w in words}
+    args = {k: known.get(str(v).strip().lower(), v) for k, v in action.args.items()}
+    return Action(verb=action.verb, args=args)
+
+
 def _unit(state: State, seat: str, action: Action) -> Unit:
     uid = str(action.args.get("unit", ""))
     if not uid:

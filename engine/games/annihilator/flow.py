@@ -79,7 +79,7 @@ def _enter(state: State, dice: Dice, events: list[Event]) -> None:
     step = state.step
     if step in ("h_move", "a_move"):
         side = data.MARINES if step == "h_move" else data.ANNIHILATOR
-        state.marks = []
+        state.last_marks, state.marks = state.marks, []
         _refill(state, side)
     elif step in ("h_advance", "a_advance"):
         _refill(state, data.MARINES if step == "h_advance" else data.ANNIHILATOR)

@@ -20,7 +20,7 @@ from engine.core.protocol import (
     View,
 )
 from engine.games.annihilator import data
-from engine.games.annihilator.explain import why_not
+from engine.games.annihilator.explain import canonical, why_not
 from engine.games.annihilator.handlers import handle
 from engine.games.annihilator.legal import STEPS, is_legal_fast, legal
 from engine.games.annihilator.state import State, Unit
@@ -102,12 +102,17 @@ class AnnihilatorRules(GameRules):
 
     def _apply(self, state: BaseModel, seat: str, action: Action, dice: Dice) -> tuple[BaseModel, list[Event]]:
         new = cast(State, state).clone()
+        new.last_marks = []  # the board showed the other side's last phases until this order
         events = handle(new, action, dice)
         return new, events
 
     def explain_illegal(self, state: BaseModel, seat: str, action: Action) -> str:
         """Why an order is refused, naming unit, hex and rule."""
-        return why_not(cast(State, state), seat, action)
+        s = cast(State, state)
+        spelled = canonical(s, action)
+        if spelled != action and self.is_legal(s, seat, spelled):
+            return f"Write it as {spelled.text()} (names are written as the list offers them)"
+        return why_not(s, seat, spelled)
 
     def view(self, state: BaseModel, viewer: str | None) -> View:
         """What a seat or a spectator may see."""

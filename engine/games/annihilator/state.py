@@ -96,6 +96,8 @@ class State(BaseModel):
     sealed: bool = False
     """A sealed demolition order was given this phase, to be opened by a reveal (8.1)."""
     marks: list[Mark] = Field(default_factory=list)
+    last_marks: list[Mark] = Field(default_factory=list)
+    """The other side's marks, shown on the board until the next order is given."""
     winner: str | None = None
     reason: str = ""
 
@@ -105,7 +107,7 @@ class State(BaseModel):
         new.units = {k: u.model_copy() for k, u in self.units.items()}
         new.markers = dict(self.markers)
         new.caches = dict(self.caches)
-        for name in ("destroyed", "impacts", "orders", "charges", "fresh", "fought", "marks", "repaired"):
+        for name in ("destroyed", "impacts", "orders", "charges", "fresh", "fought", "marks", "last_marks", "repaired"):
             setattr(new, name, list(getattr(self, name)))
         return new
 

@@ -70,7 +70,7 @@ def _markers(state: State, own: bool) -> list[MarkerView]:
 
 
 def _highlights(state: State, own: bool) -> list[HighlightView]:
-    out = [HighlightView(hex=m.hex, kind=m.kind) for m in state.marks]
+    out = [HighlightView(hex=m.hex, kind=m.kind) for m in state.last_marks + state.marks]
     show_set = own or not state.hidden_charges
     for c in state.charges:
         if show_set:
