@@ -296,3 +296,17 @@ def test_7_07_a_refused_overrun_says_what_is_missing() -> None:
     s = begin(s)
     with pytest.raises(IllegalAction, match="6 to 1 or better; your stack in 0811 has 10 to 2"):
         act(s, "Red", "overrun", stack=X, on=nb(X, "S"))
+
+
+def test_7_066_a_retreat_named_by_hex_asks_for_the_counter_and_a_single_counter_retreats() -> None:
+    s = fight()
+    put(s, "R1", "GT3", X, face="S")
+    put(s, "B1", "GT2", nb(X, "S"), face="N")
+    s, _ = act(s, "Red", "attack", by=X, on=nb(X, "S"))
+    s, _ = act(s, "Red", "done", dice=[3])  # 12 to 8: 3-2, a 3 gives DR
+    to = legal(s, "Red", "retreat")[0]["to"]
+    with pytest.raises(IllegalAction) as err:
+        act(s, "Red", "retreat", stack=nb(X, "S"), to=to)
+    assert "name the counter (B1), not its hex" in str(err.value) and "rule 7.066" in str(err.value)
+    s, ev = act(s, "Red", "retreat", stack="B1", to=to)
+    assert any(f"(B1) retreats from {nb(X, 'S')} to {to}" in e.text for e in ev)

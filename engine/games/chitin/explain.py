@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.core.protocol import Action
 from engine.games.chitin import flow, movement, results
 from engine.games.chitin.board import DIRS, Index, defence, describe, geo, in_front, is_ground, role
@@ -9,15 +11,60 @@ from engine.games.chitin.combat import stack_attack, unmet
 from engine.games.chitin.state import Counter, State
 
 
-def why(state: State, seat: str, a: Action) -> str:
-    """A polite, specific reason for refusing ``a``."""
-    args = {k: str(v) for k, v in a.args.items()}
+def why(state: State, seat: str, a: Action, legal: Sequence[Action] = (), rule: str = "") -> str:
+    """A polite, specific reason for refusing ``a``; ``legal`` are the seat's legal actions, ``rule`` its prompt's."""
+    choices = [x for x in legal if x.verb == a.verb]
+    args = canonical(state, a, choices)
+    respelled = Action(verb=a.verb, args=args)
+    if args != {k: str(v) for k, v in a.args.items()} and any(x.key() == respelled.key() for x in choices):
+        return f"Write it as {respelled.text()} (names are written as the list offers them)"
     fn = _BY_VERB.get(a.verb)
     if fn is not None:
         text = fn(state, seat, args)
         if text:
             return text
-    return f"{a.text()} is not a legal order now; the legal choices are offered with each argument"
+    return _not_among(respelled, choices, rule or _rule_of(a.verb))
+
+
+def canonical(state: State, a: Action, choices: Sequence[Action]) -> dict[str, str]:
+    """The arguments of ``a`` written as the game writes them (ne -> NE, r3+r7 -> R3+R7), whatever their case."""
+    known = {d.lower(): d for d in DIRS} | {cid.lower(): cid for cid in state.counters}
+    known |= {str(v).lower(): str(v) for x in choices for v in x.args.values()}
+    out = {}
+    for k, v in a.args.items():
+        text = str(v).strip()
+        whole = known.get(text.lower())
+        out[k] = whole if whole is not None else "+".join(known.get(p.lower(), p) for p in text.split("+"))
+    return out
+
+
+def _rule_of(verb: str) -> str:
+    from engine.games.chitin.verbs import VERBS
+
+    return next((v.rule for v in VERBS if v.verb == verb), "")
+
+
+def _not_among(a: Action, choices: Sequence[Action], rule: str) -> str:
+    """The first argument whose value is not legal with those before it, and the values that are."""
+    cite = f" (rule {rule})" if rule else ""
+    if not choices:
+        return f"/{a.verb} is not a legal order now{cite}"
+    for name, value in a.args.items():
+        values = list(dict.fromkeys(str(x.args[name]) for x in choices if name in x.args))
+        if not values:
+            return f"/{a.verb} takes no argument {name} now; " + _example(choices) + cite
+        if str(value) not in values:
+            shown = ", ".join(values[:8]) + (f" and {len(values) - 8} more" if len(values) > 8 else "")
+            return f"{a.text()} is not a legal order now: {name} may be {shown}{cite}"
+        choices = [x for x in choices if str(x.args.get(name)) == str(value)]
+    missing = sorted({n for x in choices for n in x.args} - set(a.args))
+    if missing:
+        return f"{a.text()} is not complete: give {', '.join(n + ':' for n in missing)}; " + _example(choices) + cite
+    return f"{a.text()} is not a legal order now{cite}"
+
+
+def _example(choices: Sequence[Action]) -> str:
+    return "for example " + choices[0].text()
 
 
 def _pick(state: State, seat: str, args: dict[str, str]) -> str:
@@ -125,6 +172,11 @@ def _fly(state: State, seat: str, args: dict[str, str]) -> str:
 
 
 def _face(state: State, seat: str, args: dict[str, str]) -> str:
+    where = args.get("stack", "")
+    if state.step != "face" and where in state.counters:
+        return f"Name the stack by its hex, not by a counter: {describe(state.counters[where])} is in {state.counters[where].hex} (rule 6.06)"
+    if state.step != "face" and (where not in geo().hex_of or not Index(state).stack(geo().hex_of[where], seat)):
+        return f"You have no stack in {where or 'that hex'}; name one of your stacks by its hex (rule 6.06)"
     if args.get("dir") not in DIRS:
         return "Facing is one of N, NE, SE, S, SW, NW (rule 6.06)"
     if state.step == "face":
@@ -192,6 +244,12 @@ def _done(state: State, seat: str, args: dict[str, str]) -> str:
 
 def _retreat(state: State, seat: str, args: dict[str, str]) -> str:
     if state.step == "combat" and state.queue and state.queue[0].kind == "retreat":
+        units = results.alive(state, state.queue[0].units)
+        gid = movement.group_id(units)
+        given = args.get("stack", "")
+        if given != gid:
+            hint = f"name the counter ({gid}), not its hex" if given in geo().hex_of else f"the retreating stack is {gid}"
+            return f"{given or 'That'} is not the retreating stack: {hint} (rule 7.066)"
         ok = results.retreat_choices(state, state.queue[0])
         return f"The stack retreats one hex into an empty or friendly hex where it can stack: {', '.join(ok)} (rule 7.066)"
     return ""

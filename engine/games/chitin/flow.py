@@ -147,6 +147,7 @@ def choose(state: State, seat: str, pick: str, events: list[Event]) -> None:
 def begin_turn(state: State, seat: str, turn: int, events: list[Event]) -> None:
     """5.00: a player's turn starts with movement."""
     state.active, state.turn, state.step = seat, turn, "move"
+    state.last_moved, state.last_losses = state.moved_hexes, state.loss_hexes
     state.moved_hexes, state.loss_hexes = [], []
     events.append(Event(kind="phase", text=f"Turn {turn}: {seat} moves ({state.ends[seat]} end)"))
     movement.start_movement(state, seat, events)

@@ -154,7 +154,7 @@ def do_retreat(state: State, task: Task, to: str, events: list[Event]) -> None:
         c.hex = to
         if join:
             c.facing = join[0].facing  # 6.06: a stack retreating onto friends takes their facing
-    events.append(Event(kind="retreat", text=f"{', '.join(describe(c) for c in units)} retreat from {src} to {to} (rule {task.rule})", hexes=(src, to)))
+    events.append(Event(kind="retreat", text=f"{', '.join(describe(c) for c in units)} {'retreats' if len(units) == 1 else 'retreat'} from {src} to {to} (rule {task.rule})", hexes=(src, to)))
 
 
 def vacated(state: State, task: Task) -> list[str]:

@@ -216,6 +216,7 @@ class Chitin(GameRules):
     def _apply(self, state: BaseModel, seat: str, action: Action, dice: Dice) -> tuple[BaseModel, list[Event]]:
         assert isinstance(state, State)
         new = clone(state)
+        new.last_moved, new.last_losses = [], []  # the board showed the last turn until this order
         events: list[Event] = []
         handler = getattr(self, f"_do_{new.step}")
         handler(new, seat, action, dice, events)
@@ -309,12 +310,14 @@ class Chitin(GameRules):
     def explain_illegal(self, state: BaseModel, seat: str, action: Action) -> str:
         """Why an action is refused, naming the unit, the hex and the rule."""
         assert isinstance(state, State)
-        return explain.why(state, seat, action)
+        prompt = self.prompt_for(state, seat, action.verb)
+        return explain.why(state, seat, action, self.legal_actions(state, seat), prompt.rule if prompt else "")
 
     def view(self, state: BaseModel, viewer: str | None) -> View:
         """What ``viewer`` may see."""
         assert isinstance(state, State)
-        return build(state, viewer)
+        waiting = " and ".join(dict.fromkeys(p.seat for p in self.pending(state)))
+        return build(state, viewer).model_copy(update={"active": waiting})
 
     def outcome(self, state: BaseModel) -> Outcome | None:
         """The result once the game is over."""

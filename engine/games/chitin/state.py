@@ -122,6 +122,9 @@ class State(BaseModel):
     next_id: dict[str, int] = Field(default_factory=dict)
     moved_hexes: list[str] = Field(default_factory=list)
     loss_hexes: list[str] = Field(default_factory=list)
+    last_moved: list[str] = Field(default_factory=list)
+    """The previous turn's moves and losses, shown on the board until the next order is given."""
+    last_losses: list[str] = Field(default_factory=list)
     winner: str = ""
     over_reason: str = ""
     score: dict[str, int] = Field(default_factory=dict)

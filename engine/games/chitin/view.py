@@ -17,7 +17,7 @@ PHASES = {"forces": "choosing armies", "order": "first move", "order2": "first m
 def build(state: State, viewer: str | None) -> View:
     """The board as ``viewer`` may see it; secret armies stay hidden until both are in."""
     counters = tuple(
-        CounterView(hex=c.hex, side=c.side, label=c.type, sub=label(c) + (f" +{c.chit}" if c.chit else ""),
+        CounterView(hex=c.hex, side=c.side, label=c.id, sub=f"{c.type} {label(c)}" + (f" +{c.chit}" if c.chit else ""),
                     facing=c.facing if c.type != "PL" else None, disrupted=c.disrupted, id=c.id)
         for c in state.counters.values() if c.where == "map"
     )
@@ -28,8 +28,8 @@ def build(state: State, viewer: str | None) -> View:
     arrows = [ArrowView(src=a, dst=b, label=_result(cb)) for cb in state.combats for a, b in cb.arrows]
     arrows += [ArrowView(src=_spot(state, p.by), dst=p.on if p.on != "air" else _spot(state, p.by), label="planned")
                for p in state.plan]
-    highlights = [HighlightView(hex=h, kind="moved") for h in dict.fromkeys(state.moved_hexes)]
-    highlights += [HighlightView(hex=h, kind="loss") for h in dict.fromkeys(state.loss_hexes)]
+    highlights = [HighlightView(hex=h, kind="moved") for h in dict.fromkeys(state.last_moved + state.moved_hexes)]
+    highlights += [HighlightView(hex=h, kind="loss") for h in dict.fromkeys(state.last_losses + state.loss_hexes)]
     highlights += [HighlightView(hex=d, kind="combat") for cb in state.combats for d in sorted({b for _, b in cb.arrows})]
     return View(
         game="chitin", map="chitin", title=f"Chitin: I - {flow.scenario(state).title}", turn=state.turn,
