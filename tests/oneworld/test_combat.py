@@ -160,14 +160,15 @@ def test_8_5_the_largest_battle_is_four_against_four():
     assert len(s.in_hex("0606")) == 8
 
 
-def test_8_2_errors_never_echo_the_other_sides_secret():
+def test_8_2_errors_never_echo_the_other_sides_secret_and_a_second_choice_waits_for_the_reveal():
     s = position("B1 Stone 0606", "C1 Fog 0605", gods=GODS, rest="lost")
     s, _ = act(s, "BORG", "move", child="B1", to="0605")
     s, _ = act(s, "BORG", "end")
     s, _ = act(s, "BORG", "aspects", stone=0, blade=1, fog=0)
     for seat in ("CHEZ", None):
         assert "Blade" not in RULES.view(s, seat).model_dump_json().replace('"label":"Blade"', "")
-    assert "waiting on CHEZ" in refusal(s, "BORG", "aspects", stone=1, blade=0, fog=0)
+    again = refusal(s, "BORG", "aspects", stone=1, blade=0, fog=0)
+    assert "You have already chosen for round 1 in 0605; wait for the reveal (rule 8.2)" == again
     from engine.core.protocol import Action
 
     msg = RULES.explain_illegal(s, "BORG", Action(verb="aspects", args={"stone": 1, "blade": 0, "fog": 0}))

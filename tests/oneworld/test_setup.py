@@ -128,3 +128,41 @@ def _first_done():
     s, _ = act(s, "BORG", "place_all")
     s, _ = act(s, "BORG", "done")
     return s
+
+
+def test_7_2_a_lower_case_aspect_is_matched_before_the_full_hex_is_named():
+    s, _ = act(new_game(), "BORG", "order", setup="first")
+    s, _ = act(s, "BORG", "defend", end="north")
+    s, _ = act(s, "BORG", "gods", hex="0702")
+    for aspect in ("Stone", "Blade", "Fog", "Fog"):
+        s, _ = act(s, "BORG", "place", hex="0704", aspect=aspect)
+    msg = refusal(s, "BORG", "place", hex="0704", aspect="fog")
+    assert "0704 already holds 4 of your Children" in msg and "rule 7.2" in msg
+    assert "not an aspect" not in msg
+
+
+def test_3_2_the_set_up_roll_line_reads_well_either_way():
+    s, ev = act(new_game(), "BORG", "order", setup="first")
+    assert "BORG won the set-up roll 5 to 2 and sets up first (rule 3.2)" in [e.text for e in ev]
+    s, ev = act(new_game(), "BORG", "order", setup="second")
+    assert "BORG won the set-up roll 5 to 2 and has CHEZ set up first (rule 3.2)" in [e.text for e in ev]
+
+
+def test_3_3_once_all_thirteen_are_placed_only_done_is_offered():
+    from tests.oneworld.positions import RULES
+
+    s, _ = act(new_game(), "BORG", "order", setup="first")
+    s, _ = act(s, "BORG", "defend", end="north")
+    s, _ = act(s, "BORG", "gods", hex="0702")
+    assert RULES.pending(s)[0].verbs == ("place", "place_all", "done")
+    s, _ = act(s, "BORG", "place", hex="0704", aspect="Fog")
+    assert "12 of your Children are still" in refusal(s, "BORG", "done")
+    s, _ = act(s, "BORG", "place_all")
+    assert RULES.pending(s)[0].verbs == ("done",)
+
+
+def test_12_0_a_bad_god_lives_value_is_named_once():
+    with pytest.raises(BadArguments) as err:
+        new_game({"god_lives": "5"})
+    text = str(err.value)
+    assert text.startswith("option god_lives does not take '5'") and text.count("2/3") == 1

@@ -8,12 +8,13 @@ from tests.oneworld.positions import RULES, act, new_game, position
 GODS = {"BORG": "0702", "CHEZ": "0720"}
 
 
-def test_2_2_view_shows_children_gods_and_towers_in_side_colours():
+def test_2_2_view_shows_children_with_their_ids_gods_and_towers_in_side_colours():
     s = position("B1 Stone 0606", "C1 Fog 0616", gods=GODS)
     v = RULES.view(s, None)
     assert v.map == "oneworld" and v.game == "oneworld"
     counters = {c.id: c for c in v.counters}
     assert counters["B1"].label == "Stone" and counters["B1"].side == "BORG" and counters["B1"].hex == "0606"
+    assert counters["B1"].sub == "B1" and counters["C1"].sub == "C1"  # the id every order names
     assert counters["C1"].label == "Fog" and counters["C1"].side == "CHEZ"
     assert counters["BORG god"].hex == "0702" and counters["BORG god"].sub == "god, 3 lives"
     assert {(m.hex, m.text) for m in v.markers} == {("0111", "BORG Tower"), ("1311", "CHEZ Tower")}
@@ -28,7 +29,7 @@ def test_8_4_view_boxes_hold_the_dead_under_each_tower_and_the_lost():
     assert len(v.boxes["BORG Tower"]) == 12 and len(v.boxes["CHEZ Tower"]) == 13
 
 
-def test_4_2_view_highlights_this_turns_moves_combats_and_losses():
+def test_4_2_4_3_view_highlights_the_turns_moves_combats_and_losses_until_the_next_players_first_order():
     s = position(
         "B1 Stone 0606", "C1 Fog 0605", "B2 Blade 0406", gods={"BORG": "1302", "CHEZ": "1320"}, rest="lost"
     )
@@ -42,7 +43,13 @@ def test_4_2_view_highlights_this_turns_moves_combats_and_losses():
     assert ("0605", "combat") in {(h.hex, h.kind) for h in RULES.view(s, None).highlights}
     s, _ = act(s, "BORG", "aspects", stone=1, blade=0, fog=0)
     s, _ = act(s, "CHEZ", "aspects", stone=0, blade=0, fog=1)
-    assert RULES.view(s, None).highlights == ()  # a new turn starts clean
+    assert s.active == "CHEZ" and s.step == "move"
+    v = RULES.view(s, "CHEZ")  # the board CHEZ receives shows what BORG just did
+    kinds = {(h.hex, h.kind) for h in v.highlights}
+    assert {("0606", "moved"), ("0605", "moved"), ("0605", "combat"), ("0808", "loss")} <= kinds
+    assert ("0606", "0605") in [(a.src, a.dst) for a in v.arrows]
+    s, _ = act(s, "CHEZ", "end")  # CHEZ's first order of the turn clears them
+    assert not [h for h in RULES.view(s, None).highlights if h.kind in ("moved", "loss")]
 
 
 def test_8_2_only_the_chooser_reads_the_held_choice():
@@ -111,3 +118,14 @@ def test_6_3_an_order_that_differs_only_in_capitals_is_shown_as_written():
     assert refusal(s, "BORG", "move", child="b1", dir="ne").startswith("Write it as /move child:B1 dir:NE")
     msg = refusal(s, "BORG", "move", child="B2", to="0605 ")
     assert "Write it as /move child:B2 to:0605" in msg
+
+
+
+def test_8_2_the_view_names_the_sides_the_combat_waits_on():
+    s = position("B1 Stone 0606", "C1 Fog 0605", gods=GODS, rest="lost")
+    s, _ = act(s, "BORG", "move", child="B1", to="0605")
+    s, _ = act(s, "BORG", "end")
+    assert RULES.view(s, None).active == "BORG and CHEZ"
+    s, _ = act(s, "BORG", "aspects", stone=1, blade=0, fog=0)
+    v = RULES.view(s, "BORG")
+    assert v.active == "CHEZ" and any("waiting on CHEZ" in line for line in v.caption)

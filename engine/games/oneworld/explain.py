@@ -11,7 +11,7 @@ from engine.core.protocol import Action
 from engine.games.oneworld import combat, gods, setup
 from engine.games.oneworld.board import board
 from engine.games.oneworld.movement import blade_run, context, end_problem, step_problem, walk_targets
-from engine.games.oneworld.state import ASPECTS, Child, State, other
+from engine.games.oneworld.state import ASPECTS, Child, State, children
 
 
 def why(state: State, seat: str, action: Action) -> str:
@@ -27,6 +27,7 @@ def why(state: State, seat: str, action: Action) -> str:
     spelled = _respelled(state, seat, action)
     if spelled:
         return f"Write it as {spelled.text()} (names are written as the list offers them)"
+    action = canonical(state, action)
     text = handler(state, seat, action)
     return text or f"{action.text()} is not a legal order now; it is {state.active}'s {state.step} step"
 
@@ -52,6 +53,24 @@ def _respelled(state: State, seat: str, action: Action) -> Action | None:
         if legal.verb == action.verb and {k: str(v).lower() for k, v in legal.args.items()} == want:
             return legal
     return None
+
+
+def canonical(state: State, action: Action) -> Action:
+    """``action`` with its names written as the game writes them (fog -> Fog, ne -> NE, b7 -> B7)."""
+    words = (*ASPECTS, *DIRECTION_NAMES, *(c.id for c in state.children), "lost", "chaos")
+    known = {w.lower(): w for w in words}
+    args = {k: known.get(str(v).strip().lower(), v) if isinstance(v, str) else v for k, v in action.args.items()}
+    return Action(verb=action.verb, args=args)
+
+
+def held_choice(state: State, seat: str, verb: str) -> str:
+    """A second answer to a sealed decision ``seat`` has already made: wait for the reveal."""
+    fight, accost = state.fight, state.accost
+    if verb == "aspects" and state.step == "combat" and fight is not None and seat in fight.chosen:
+        return f"You have already chosen for round {fight.round} in {fight.hex}; wait for the reveal (rule 8.2)"
+    if verb == "aspect" and state.step == "accost_god" and accost is not None and seat == state.active:
+        return f"You have already chosen the aspect of {accost.child}; wait for the reveal (rule 10.4)"
+    return ""
 
 
 def _arg(action: Action, name: str) -> str:
@@ -121,7 +140,8 @@ def _place(state: State, seat: str, action: Action) -> str:
 def _done(state: State, seat: str, action: Action) -> str:
     left = len(setup.unplaced(state, seat))
     if state.step == "place" and left:
-        return f"{left} of your Children are still to be placed; use /place or /place_all first (rule 3.3)"
+        verb = "is" if left == 1 else "are"
+        return f"{left} of your Children {verb} still to be placed; use /place or /place_all first (rule 3.3)"
     return ""
 
 
@@ -304,10 +324,10 @@ def _aspects(state: State, seat: str, action: Action) -> str:
     if fight is None:
         return "There is no combat round waiting for aspects (rule 8.2)"
     if seat in fight.chosen:
-        return f"You have already chosen for round {fight.round} in {fight.hex}; waiting on {other(seat)} (rule 8.2)"
+        return held_choice(state, seat, action.verb)
     n = len(combat.fighters(state, fight.hex, seat))
     return (
-        f"You have {n} Children in {fight.hex}: give stone, blade and fog as whole numbers that add up to {n} "
+        f"You have {children(n)} in {fight.hex}: give stone, blade and fog as whole numbers that add up to {n} "
         "(rule 8.2)"
     )
 

@@ -11,7 +11,7 @@ from functools import cache
 
 from engine.core.hexes import DIRECTION_NAMES, Hex
 from engine.games.oneworld.board import Board, board
-from engine.games.oneworld.state import Child, State, other
+from engine.games.oneworld.state import Child, State, children, other
 
 
 @dataclass
@@ -137,8 +137,8 @@ def end_problem(ctx: Ctx, child: Child, n: Hex) -> str | None:
     here = ctx.friends.get(n, 0)
     if here >= ctx.state.stacking:
         return (
-            f"{child.aspect} {child.id} cannot end its move in {ctx.b.name(n)}: {here} Children of {child.side} "
-            f"are there already and the limit is {ctx.state.stacking} (rule 7.2)"
+            f"{child.aspect} {child.id} cannot end its move in {ctx.b.name(n)}: {children(here)} of {child.side} "
+            f"{'is' if here == 1 else 'are'} there already and the limit is {ctx.state.stacking} (rule 7.2)"
         )
     return None
 

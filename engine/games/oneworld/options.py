@@ -124,4 +124,6 @@ def parse_options(raw: dict[str, Any]) -> Options:
         err = exc.errors()[0]
         key = str(err["loc"][0]) if err["loc"] else "?"
         msg = str(err.get("msg", "")).removeprefix("Value error, ")
-        raise BadArguments(f"option {key}: {msg} ({OPTIONS_HELP.get(key, '')})") from None
+        if key in OPTIONS_HELP:
+            msg = OPTIONS_HELP[key]
+        raise BadArguments(f"option {key} does not take '{raw.get(key, '')}': {msg}") from None

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
 from pydantic import BaseModel
 
 from engine.core.dice import Dice
-from engine.core.errors import BadArguments
+from engine.core.errors import BadArguments, NotYourTurn
 from engine.core.protocol import Action, Event, GameConfig, GameRules, Outcome, Prompt, VerbSpec, View
 from engine.games.oneworld import combat, explain, gods, setup, turn, verbs, view
 from engine.games.oneworld.options import OPTIONS_HELP, parse_options
-from engine.games.oneworld.state import SEATS, State, action, fork, key_of, other
+from engine.games.oneworld.state import SEATS, Changes, State, action, fork, key_of, other
+
+NO_CHANGES = Changes()
 
 
 class OneWorld(GameRules):
@@ -56,7 +58,16 @@ class OneWorld(GameRules):
         self, state: BaseModel, seat: str, action: Action, dice: Dice
     ) -> tuple[BaseModel, list[Event]]:
         s = cast(State, state)
+        if s.previous != NO_CHANGES:
+            s = fork(s, previous=NO_CHANGES)  # the board showed the last turn until this order
         return _dispatch(s, seat, action, dice)
+
+    def apply(self, state: BaseModel, seat: str, action: Action, dice: Dice) -> tuple[BaseModel, list[Event]]:
+        """As every game; a second answer to a sealed choice already made is told to wait for the reveal."""
+        held = explain.held_choice(cast(State, state), seat, action.verb)
+        if held:
+            raise NotYourTurn(held)
+        return super().apply(state, seat, action, dice)
 
     def explain_illegal(self, state: BaseModel, seat: str, action: Action) -> str:
         """Why an order is refused, naming the Child, the hex and the rule."""
@@ -64,7 +75,8 @@ class OneWorld(GameRules):
 
     def view(self, state: BaseModel, viewer: str | None) -> View:
         """What ``viewer`` may see; unrevealed aspects only to their chooser."""
-        return view.build(cast(State, state), viewer)
+        s = cast(State, state)
+        return view.build(s, viewer, tuple(dict.fromkeys(p.seat for p in _prompts(s))))
 
     def outcome(self, state: BaseModel) -> Outcome | None:
         """11.2: the seat whose god survives, once a god's last life is gone."""
@@ -126,7 +138,7 @@ def _prompts(s: State) -> list[Prompt]:
         "end": (("defend",), "Choose the end of the map to defend", "3.3"),
         "tower": (("tower",), "Choose the hex of your Tower of Balance", "3.4"),
         "gods": (("gods",), f"Place your three gods in one hex within three hexes of {_home(s)}", "3.3"),
-        "place": (("place", "place_all", "done"), _placing(s), "3.3"),
+        "place": (_placing_verbs(s), _placing(s), "3.3"),
         "move": (("move", "transform", "flee", "end"), "Move your Children, then /end", "4.2"),
         "fight": (("fight",), "Choose the next combat to fight", "8.1"),
     }
@@ -137,6 +149,11 @@ def _prompts(s: State) -> list[Prompt]:
 def _home(s: State) -> str:
     end = s.ends.get(s.active, "")
     return f"the {end} Tower site" if s.options.new_geography else f"the {end} end"
+
+
+def _placing_verbs(s: State) -> tuple[str, ...]:
+    """3.3: /place and /place_all while Children wait; once all thirteen are placed, only /done."""
+    return ("place", "place_all", "done") if setup.unplaced(s, s.active) else ("done",)
 
 
 def _placing(s: State) -> str:
@@ -193,7 +210,3 @@ def _aspects(s: State, seat: str, action: Action, dice: Dice) -> tuple[State, li
         events += rest
     return new, events
 
-
-def options_of(state: State) -> dict[str, Any]:
-    """The options of a game, as a plain dict."""
-    return state.options.model_dump()

@@ -138,7 +138,8 @@ def apply(state: State, seat: str, action: Action) -> tuple[State, list[Event]]:
 
 def _order(state: State, seat: str, action: Action) -> tuple[State, list[Event]]:
     first = seat if action.args["setup"] == "first" else other(seat)
-    text = f"{seat} won the set-up roll {state.setup_rolls[seat]} to {state.setup_rolls[other(seat)]} and has {first} set up first (rule 3.2)"
+    choice = "sets up first" if first == seat else f"has {first} set up first"
+    text = f"{seat} won the set-up roll {state.setup_rolls[seat]} to {state.setup_rolls[other(seat)]} and {choice} (rule 3.2)"
     return fork(state, first=first, active=first, step="end"), [Event(kind="phase", text=text)]
 
 

@@ -106,6 +106,8 @@ class State(BaseModel):
     fight: Fight | None = None
     accost: Accost | None = None
     changes: Changes = Changes()
+    previous: Changes = Changes()
+    """The last turn's changes, still shown on the board until the next order is given."""
     longest_combat: int = 0
     winner: str = ""
     end_reason: str = ""
@@ -127,6 +129,11 @@ class State(BaseModel):
     def in_hex(self, hex_: str) -> list[Child]:
         """The Children in a hex."""
         return [c for c in self.children if c.where == "map" and c.hex == hex_]
+
+
+def children(n: int) -> str:
+    """``1 Child``, ``3 Children``."""
+    return f"{n} {'Child' if n == 1 else 'Children'}"
 
 
 def fork(state: State, **changes: object) -> State:

@@ -16,7 +16,7 @@ from engine.games.oneworld.movement import (
     walk_reach,
     walk_targets,
 )
-from engine.games.oneworld.state import Changes, Child, State, action, fork, other, replace_children
+from engine.games.oneworld.state import Changes, Child, State, action, children, fork, other, replace_children
 
 TOWER_CHART = {1: "Stone", 2: "Stone", 3: "Blade", 4: "Blade", 5: "Fog", 6: "Fog"}
 """13.3 Towers of Balance Chart."""
@@ -215,7 +215,7 @@ def reinforce(state: State, seat: str, dice: Dice) -> tuple[State, list[Event]]:
         return state, [
             Event(
                 kind="reinforce",
-                text=f"{seat}'s Tower at {tower} already holds {here} Children: "
+                text=f"{seat}'s Tower at {tower} already holds {children(here)}: "
                 "no room for a reinforcement (rules 7.2, 9.2)",
                 hexes=(tower,),
             )
@@ -269,6 +269,7 @@ def end_turn(state: State) -> tuple[State, list[Event]]:
         fights=(),
         fight=None,
         changes=Changes(),
+        previous=state.changes,
     )
     return new, events + [Event(kind="phase", text=f"Turn {new.turn}: {seat} moves (rule 4.1)")]
 

@@ -30,15 +30,18 @@ STEP_NAMES = {
 }
 
 
-def build(state: State, viewer: str | None) -> View:
-    """The view of ``viewer`` (a seat or None): no unrevealed choice of anyone else."""
+def build(state: State, viewer: str | None, waiting: tuple[str, ...] = ()) -> View:
+    """The view of ``viewer`` (a seat or None): no unrevealed choice of anyone else.
+
+    ``waiting`` are the seats the game waits on (both, while both choose aspects in secret).
+    """
     return View(
         game="oneworld",
         map="oneworld",
         title="OneWorld",
         turn=state.turn,
         phase=STEP_NAMES[state.step],
-        active=_deciding(state),
+        active=" and ".join(waiting) if waiting else _deciding(state),
         sides=dict(COLOURS),
         counters=tuple(_counters(state)),
         markers=tuple(_markers(state)),
@@ -53,12 +56,14 @@ def build(state: State, viewer: str | None) -> View:
 def _deciding(state: State) -> str:
     if state.step == "over":
         return ""
+    if state.step == "combat" and state.fight is not None:
+        return " and ".join(s for s in SEATS if s not in state.fight.chosen)
     return other(state.active) if state.step == "accost_god" else state.active
 
 
 def _counters(state: State) -> list[CounterView]:
     out = [
-        CounterView(hex=c.hex, side=c.side, label=c.aspect, id=c.id)
+        CounterView(hex=c.hex, side=c.side, label=c.aspect, sub=c.id, id=c.id)
         for c in state.children
         if c.where == "map"
     ]
@@ -86,13 +91,17 @@ def _markers(state: State) -> list[MarkerView]:
 
 
 def _arrows(state: State) -> list[ArrowView]:
-    return [ArrowView(src=a, dst=b, kind="move") for a, b in state.changes.arrows if a != b]
+    arrows = state.previous.arrows + state.changes.arrows
+    return [ArrowView(src=a, dst=b, kind="move") for a, b in arrows if a != b]
 
 
 def _highlights(state: State) -> list[HighlightView]:
     out: list[HighlightView] = []
     seen: set[tuple[str, str]] = set()
-    marks = [("moved", state.changes.moved), ("combat", state.changes.combat), ("loss", state.changes.losses)]
+    marks = [
+        (kind, getattr(state.previous, field) + getattr(state.changes, field))
+        for kind, field in (("moved", "moved"), ("combat", "combat"), ("loss", "losses"))
+    ]
     if state.fight is not None:
         marks.append(("combat", (state.fight.hex,)))
     for kind, hexes in marks:
