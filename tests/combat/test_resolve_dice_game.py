@@ -243,3 +243,14 @@ def test_combat_sequence_prompts_name_the_section_plainly_after_rule() -> None:
     rule = GAME.pending(state)[0].rule
     assert f"(rule {rule})" == "(rule 'Combat sequence', step 2)"
     assert all(not v.rule[-1].isdigit() or "step" in v.rule for v in GAME.verbs())
+
+
+def test_taking_hits_a_unit_named_in_other_letters_is_judged_as_that_unit() -> None:
+    state = start(faces(3, 8), attack="8", defence="t1=3x,t2=3x,inf=2")
+    state, _ = act(state, "defender", "defend", faces(0, 8), choice="accept_and_counter")
+    state, _ = act(state, "attacker", "respond", choice="accept")
+    state, _ = act(state, "defender", "hit", unit="t1")
+    with pytest.raises(IllegalAction, match=r"must go to t1 \(extra defense\)"):
+        act(state, "defender", "hit", unit="T2")
+    with pytest.raises(IllegalAction, match=r"Write it as /hit unit:t1"):
+        act(state, "defender", "hit", unit="T1")

@@ -195,14 +195,20 @@ class StepDiceGame(GameRules):
     def explain_illegal(self, state: BaseModel, seat: str, action: Action) -> str:
         """Why an answer is refused, with the answers that are open."""
         ex = _ex(state)
-        given = str(next(iter(action.args.values()), ""))
-        legal = ", ".join(a.text() for a in self.legal_actions(state, seat))
+        given = str(next(iter(action.args.values()), "")).strip()
+        answers = self.legal_actions(state, seat)
+        legal = ", ".join(a.text() for a in answers)
+        for a in answers:
+            if a.verb == action.verb and str(next(iter(a.args.values()), "")).lower() == given.lower():
+                return f"Write it as {a.text()} (answers are written as the list offers them)"
         if action.verb == "hit" and ex.placing is not None and ex.tally is not None:
+            ids = {u.id.lower(): u.id for u in ex.stack(ex.placing).units}
+            given = ids.get(given.lower(), given)
             try:
                 land_hit(ex.stack(ex.placing), ex.tally, given)
             except IllegalAction as exc:
                 return f"{exc} (rule {TAKING_HITS})"
-        if given in ("retreat", "retreat_and_counter"):
+        if given.lower() in ("retreat", "retreat_and_counter"):
             who = "defender" if action.verb == "defend" else "attacker"
             return (
                 f"the {who} has no hex to retreat to in this combat ({PREFIX[who]}_retreat:no); "
