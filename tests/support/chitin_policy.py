@@ -4,15 +4,21 @@ It reads the game's own state and answers only with actions from ``legal_actions
 
 - force selection: a fixed, legal army for the scenario, then /ready;
 - first move: the high roller takes the first move, the other player the north end;
-- movement: Workers head for the nearest free Harvest Chit (one Worker a chit), pick it up
-  by ending on it, and carry it to their own end and off the map; warriors (and Basics,
-  which keep them under command control in the advanced game) close on the nearest enemy
-  and face it; Plunge units fly to the enemy's stacks; overruns are always taken;
-- attacks: every enemy stack in front is attacked with every stack that can join in, so the
-  obligations of 7.02 and 8.014 are met; an attack worse than 1-5 that nothing obliges is
-  taken back;
-- combat results: losses fall on the weakest unit (never a chit carrier while there is a
-  choice), enemy stacks retreat away from their own end, winners advance when they can.
+- movement: Workers head for the nearest free Harvest Chit (one Worker a chit, the chits of the
+  setup first), pick it up by ending on it, and carry it to their own end and off the map,
+  going round enemy zones of control and keeping clear of enemy fighters; warriors close on
+  the nearest enemy stack and face it (charging when they may); Basics follow the warriors'
+  megahex so that they stay under command control; Plunge units fly at the enemy; overruns
+  are always taken;
+- attacks: the whole plan is chosen at once, and the engine's own check says it stands:
+  every obligation of 7.02, 7.03, 8.014 and 8.021 met, nothing worse than 1-5, the best odds
+  otherwise (small fronts are searched through, wide ones lose attacks until the plan stands;
+  on a wide front air units fight only enemy air units);
+- combat results: losses fall on the weakest unit (a chit carrier last), enemy stacks retreat
+  away from their own end, winners advance to face an enemy when they can.
+
+``python -m tests.support.chitin_policy SCENARIO SEED OUT.txt`` writes a scenario's script with
+its header and ``# expect:`` lines (tests/scripts/chitin_*.txt).
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ def oneworld_score(view: View, seat: str) -> float:
 
 
 def choose(g: Live, seat: str, legal: list[Action], rng: random.Random, seq: int) -> Action:
-    """A greedy choice for OneWorld movement, a random one otherwise."""
+    """A greedy choice for OneWorld movement, the policy of chitin_policy.py for Chitin, a random one otherwise."""
     assert g.state is not None
     if g.rules.name == "chitin":
         return chitin_policy.choose(g.state, seat, legal)  # type: ignore[arg-type]
