@@ -165,3 +165,11 @@ def test_4_3_the_turn_ends_after_combat_and_nothing_else_happens():
     s, events = act(s, "CHEZ", "aspects", stone=1, blade=0, fog=0)
     assert s.step == "move" and s.active == "CHEZ" and s.moved == () and s.accosted is False
     assert events[-1].text == "Turn 2: CHEZ moves (rule 4.1)"
+
+
+def test_10_4_a_second_sealed_aspect_is_told_to_wait_for_the_reveal():
+    s, _ = _accost()
+    s, _ = act(s, "CHEZ", "aspect", aspect="Blade")
+    msg = refusal(s, "CHEZ", "aspect", aspect="Fog")
+    assert msg == "You have already chosen the aspect of C1; wait for the reveal (rule 10.4)"
+    assert RULES.view(s, None).active == "BORG"
