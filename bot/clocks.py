@@ -250,7 +250,7 @@ class ClockKeeper:
             live = self.core.live.get(g.id)
             if live is None or live.state is None:
                 break
-            legal = live.rules.legal_actions(live.state, seat)
+            legal = live.rules.legal_now(live.state, seat)
             if not legal:
                 continue
             a = legal[0]

@@ -200,7 +200,7 @@ class Core:
             prompt = g.rules.prompt_for(g.state, seat, action.verb)
             seq = g.seq + 1
             dice = SeededDice(g.row.seed, seq, g.dice_key)
-            before = g.rules.pending(g.state)
+            before = g.rules.pending_now(g.state)
             state, events = g.rules.apply(g.state, seat, action, dice)
             return await self._commit(g, cmd, seat, action, prompt, state, events, dice.rolls, before)
 
@@ -221,7 +221,7 @@ class Core:
         if g.rules.is_legal(g.state, seat, action):
             return action
         want = {k: str(v).strip().casefold() for k, v in action.args.items()}
-        legal = [a for a in g.rules.legal_actions(g.state, seat) if a.verb == action.verb]
+        legal = [a for a in g.rules.legal_now(g.state, seat) if a.verb == action.verb]
         for a in legal:
             if {k: str(v).casefold() for k, v in a.args.items()} == want:
                 return a
@@ -239,7 +239,7 @@ class Core:
         if len(seats) == 1:
             return seats[0]
         assert g.state is not None
-        waiting = [p.seat for p in g.rules.pending(g.state) if p.seat in seats and cmd.name in p.verbs]
+        waiting = [p.seat for p in g.rules.pending_now(g.state) if p.seat in seats and cmd.name in p.verbs]
         return waiting[0] if waiting else seats[0]
 
     async def _commit(self, g: Live, cmd: Command, seat: str, action: Action, prompt: Prompt | None,
@@ -368,7 +368,7 @@ class Core:
         assert g.state is not None
         old = {(p.seat, p.verbs, p.text, p.group) for p in before}
         out = []
-        for p in g.rules.pending(g.state):
+        for p in g.rules.pending_now(g.state):
             if (p.seat, p.verbs, p.text, p.group) in old:
                 continue
             user = g.user_of(p.seat)
@@ -386,7 +386,7 @@ class Core:
     def buttons(self, g: Live, seat: str, prompt: Prompt, limit: int = MAX_BUTTONS) -> list[Button]:
         """The prompt's legal answers as buttons, when they fit (else the player types the order)."""
         assert g.state is not None
-        legal = [a for a in g.rules.legal_actions(g.state, seat) if a.verb in prompt.verbs]
+        legal = [a for a in g.rules.legal_now(g.state, seat) if a.verb in prompt.verbs]
         if len(legal) > limit:
             return []
         return [Button(label=_label(a), command=f"{a.text()} game:{g.id}") for a in legal]

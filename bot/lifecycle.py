@@ -93,7 +93,7 @@ def game_help(g: Live, user: str) -> str:
 
 def _examples(g: Live, seat: str, verbs: tuple[str, ...], limit: int = 8) -> list[str]:
     assert g.state is not None
-    legal = [a for a in g.rules.legal_actions(g.state, seat) if a.verb in verbs]
+    legal = [a for a in g.rules.legal_now(g.state, seat) if a.verb in verbs]
     shown = [f"    {a.text()}" for a in legal[:limit]]
     if len(legal) > limit:
         shown.append(f"    ... and {len(legal) - limit} more (on Discord, autocomplete offers them all)")

@@ -50,7 +50,7 @@ class Live:
     def pending(self) -> list[Prompt]:
         if self.state is None:
             return []
-        return self.rules.pending(self.state)
+        return self.rules.pending_now(self.state)
 
 
 def config_of(row: GameRow) -> GameConfig:

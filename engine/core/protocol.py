@@ -253,15 +253,40 @@ class GameRules(ABC):
 
     # -- shared behaviour --------------------------------------------------------------------
 
+    def pending_now(self, state: BaseModel) -> list[Prompt]:
+        """``pending(state)``, remembered for the last state asked about.
+
+        A state is never changed once ``apply`` has returned it, so the answer for the
+        same object stays true; the bot asks several times per command.
+        """
+        cache = self.__dict__.get("_pending_cache")
+        if cache is not None and cache[0] is state:
+            return list(cache[1])
+        prompts = self.pending(state)
+        self.__dict__["_pending_cache"] = (state, prompts)
+        return list(prompts)
+
+    def legal_now(self, state: BaseModel, seat: str) -> list[Action]:
+        """``legal_actions(state, seat)``, remembered for the last state asked about (as ``pending_now``)."""
+        cache = self.__dict__.get("_legal_cache")
+        if cache is None or cache[0] is not state:
+            by_seat: dict[str, list[Action]] = {}
+            cache = (state, by_seat)
+            self.__dict__["_legal_cache"] = cache
+        known: dict[str, list[Action]] = cache[1]
+        if seat not in known:
+            known[seat] = self.legal_actions(state, seat)
+        return list(known[seat])
+
     def explain_illegal(self, state: BaseModel, seat: str, action: Action) -> str:
         """Why ``action`` is not legal; games override this to cite the exact rule."""
         return f"{action.text()} is not a legal order now"
 
     def apply(self, state: BaseModel, seat: str, action: Action, dice: Dice) -> tuple[BaseModel, list[Event]]:
         """Check legality, then apply. Raises a ``RuleError`` and changes nothing when illegal."""
-        prompts = [p for p in self.pending(state) if p.seat == seat]
+        prompts = [p for p in self.pending_now(state) if p.seat == seat]
         if not prompts:
-            waiting = sorted({p.seat for p in self.pending(state)})
+            waiting = sorted({p.seat for p in self.pending_now(state)})
             if not waiting:
                 raise NotYourTurn("the game is over")
             raise NotYourTurn(f"the game is waiting on {', '.join(waiting)}, not {seat}")
@@ -275,7 +300,7 @@ class GameRules(ABC):
     def is_legal(self, state: BaseModel, seat: str, action: Action) -> bool:
         """Whether ``action`` is among the legal actions; games may answer faster than by listing them all."""
         key = action.key()
-        return any(a.key() == key for a in self.legal_actions(state, seat) if a.verb == action.verb)
+        return any(a.key() == key for a in self.legal_now(state, seat) if a.verb == action.verb)
 
     def replay_step(self, state: BaseModel, seat: str, action: Action, dice: Dice) -> tuple[BaseModel, list[Event]]:
         """Apply an action from a log that was checked when it was written (no second legality check)."""
@@ -283,7 +308,7 @@ class GameRules(ABC):
 
     def prompt_for(self, state: BaseModel, seat: str, verb: str) -> Prompt | None:
         """The pending prompt of ``seat`` that ``verb`` answers, if any."""
-        for p in self.pending(state):
+        for p in self.pending_now(state):
             if p.seat == seat and verb in p.verbs:
                 return p
         return None
@@ -292,7 +317,7 @@ class GameRules(ABC):
         """Legal values of ``arg`` for ``verb``, given the arguments already chosen (autocomplete)."""
         out: list[str] = []
         seen: set[str] = set()
-        for a in self.legal_actions(state, seat):
+        for a in self.legal_now(state, seat):
             if a.verb != verb or arg not in a.args:
                 continue
             if any(k in a.args and str(a.args[k]) != str(v) for k, v in given.items() if k != arg):

@@ -317,3 +317,30 @@ def test_built_in_games_register_under_their_names() -> None:
     assert names == sorted(names)
     for n in names:
         assert registry.get(n).name == n
+
+
+def test_pending_now_and_legal_now_remember_only_the_same_state_object():
+    calls = {"pending": 0, "legal": 0}
+
+    class Counting(Piles):
+        def pending(self, state):
+            calls["pending"] += 1
+            return super().pending(state)
+
+        def legal_actions(self, state, seat):
+            calls["legal"] += 1
+            return super().legal_actions(state, seat)
+
+    rules = Counting()
+    state = rules.setup(GameConfig(game="piles"), FixedDice([1, 1, 1, 1]))
+    seat = rules.pending(state)[0].seat
+    calls["pending"] = 0
+    assert rules.pending_now(state) == rules.pending_now(state) == rules.pending(state)
+    assert calls["pending"] == 2  # once remembered, once asked directly
+    assert rules.legal_now(state, seat) == rules.legal_now(state, seat)
+    assert calls["legal"] == 1
+    before = calls["pending"]
+    other = state.model_copy(deep=True)
+    rules.pending_now(other)
+    rules.pending_now(other)
+    assert calls["pending"] == before + 1  # a different object is asked afresh, once
