@@ -195,7 +195,7 @@ class Core:
             args = {k: v for k, v in cmd.args.items() if k not in ("game", "as")}
             action = Action(verb=cmd.name, args=args)
             seat = self._seat_for(g, seats, cmd)
-            self._check_waiting(g, seat, action.verb)
+            await self._check_waiting(g, seat, action.verb)
             action = self._canonical(g, seat, action)
             prompt = g.rules.prompt_for(g.state, seat, action.verb)
             seq = g.seq + 1
@@ -204,7 +204,7 @@ class Core:
             state, events = g.rules.apply(g.state, seat, action, dice)
             return await self._commit(g, cmd, seat, action, prompt, state, events, dice.rolls, before)
 
-    def _check_waiting(self, g: Live, seat: str, verb: str) -> None:
+    async def _check_waiting(self, g: Live, seat: str, verb: str) -> None:
         """Only the player a prompt waits on may answer it; say plainly who is awaited."""
         pending = g.pending()
         if not pending:
@@ -212,6 +212,10 @@ class Core:
         mine = [p for p in pending if p.seat == seat]
         if mine:
             return
+        if any(p.secret for p in pending) and await self._has_sealed(g, seat):
+            others = " and ".join(sorted({g.name_of(p.seat) for p in pending}))
+            raise Refusal(f"you have already made your choice in game #{g.id}; it is sealed until {others} "
+                          "has chosen too, then every choice is revealed together")
         waits = "; ".join(f"{g.name_of(p.seat)} ({p.seat})" + ("" if p.secret else f": {p.text}") for p in pending)
         raise Refusal(f"it is not your decision now; game #{g.id} waits on {waits}")
 
@@ -230,6 +234,11 @@ class Core:
         spelling = {(k, str(v).casefold()): str(v) for a in legal for k, v in a.args.items()}
         args = {k: spelling.get((k, str(v).strip().casefold()), v) for k, v in action.args.items()}
         return Action(verb=action.verb, args=args)
+
+    async def _has_sealed(self, g: Live, seat: str) -> bool:
+        sealed = {s.seq for s in await self.store.secrets(g.id, g.row.branch, unrevealed=True)}
+        return bool(sealed) and any(a.seat == seat and a.seq in sealed
+                                    for a in await self.store.actions(g.id, g.row.branch))
 
     def _seat_for(self, g: Live, seats: list[str], cmd: Command) -> str:
         if "as" in cmd.args:

@@ -309,3 +309,10 @@ async def test_nobody_can_challenge_themselves_and_a_second_accept_is_explained(
     await start_toy(core)
     r = await say(core, "bob", "/game accept", place="console:#t")
     assert "already begun" in r[0].text
+
+
+async def test_a_second_sealed_choice_is_told_to_wait_for_the_reveal(core):
+    await start_toy(core)
+    await say(core, "alice", "/guess parity:odd", place="dm:alice")
+    r = await say(core, "alice", "/guess parity:even", place="dm:alice")
+    assert "already made your choice" in r[0].text and "bob" in r[0].text
