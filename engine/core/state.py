@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 T = TypeVar("T")
-_ATOMS = (str, int, float, bool, type(None), bytes)
+_ATOMS = frozenset((str, int, float, bool, type(None), bytes))
 
 
 def clone(obj: T) -> T:
@@ -23,13 +23,15 @@ def _clone(x: Any) -> Any:
     t = type(x)
     if t in _ATOMS:
         return x
+    # Atoms are by far the most common values: they are shared without a call.
     if t is dict:
-        return {k: _clone(v) for k, v in x.items()}
+        return {k: v if type(v) in _ATOMS else _clone(v) for k, v in x.items()}
     if t is list:
-        return [_clone(v) for v in x]
+        return [v if type(v) in _ATOMS else _clone(v) for v in x]
     if isinstance(x, BaseModel):
         new = object.__new__(t)
-        object.__setattr__(new, "__dict__", {k: _clone(v) for k, v in x.__dict__.items()})
+        fields = {k: v if type(v) in _ATOMS else _clone(v) for k, v in x.__dict__.items()}
+        object.__setattr__(new, "__dict__", fields)
         object.__setattr__(new, "__pydantic_fields_set__", set(x.__pydantic_fields_set__))
         extra = x.__pydantic_extra__
         object.__setattr__(new, "__pydantic_extra__", None if extra is None else _clone(extra))
