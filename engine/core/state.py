@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 T = TypeVar("T")
 _ATOMS = frozenset((str, int, float, bool, type(None), bytes))
+_set = object.__setattr__
 
 
 def clone(obj: T) -> T:
@@ -31,14 +32,16 @@ def _clone(x: Any) -> Any:
     if isinstance(x, BaseModel):
         new = object.__new__(t)
         fields = {k: v if type(v) in _ATOMS else _clone(v) for k, v in x.__dict__.items()}
-        object.__setattr__(new, "__dict__", fields)
-        object.__setattr__(new, "__pydantic_fields_set__", set(x.__pydantic_fields_set__))
+        _set(new, "__dict__", fields)
+        _set(new, "__pydantic_fields_set__", set(x.__pydantic_fields_set__))
         extra = x.__pydantic_extra__
-        object.__setattr__(new, "__pydantic_extra__", None if extra is None else _clone(extra))
+        _set(new, "__pydantic_extra__", None if extra is None else _clone(extra))
         private = x.__pydantic_private__
-        object.__setattr__(new, "__pydantic_private__", None if private is None else _clone(private))
+        _set(new, "__pydantic_private__", None if private is None else _clone(private))
         return new
     if t is tuple:
+        if all(type(v) in _ATOMS for v in x):
+            return x  # a tuple of atoms cannot change
         return tuple(_clone(v) for v in x)
     if t is set:
         return set(x)
