@@ -40,7 +40,7 @@ from render.panel import (
     stack_height,
     title_bar,
 )
-from render.sprites import recording
+from render.sprites import mark, recording
 from render.style import BACKGROUND, RULE, printable, side_colour
 from render.terrain import StaticLayer, static_layer
 
@@ -215,15 +215,19 @@ def _compose(
         img.paste(BACKGROUND, (0, TITLE_H + mh, width, height))  # under the map: clean page for the caption
     d = ImageDraw.Draw(img, "RGBA")
     lay = Layout(layer.layout.size, layer.layout.ox, layer.layout.oy + TITLE_H)
+    # Everything pasted is recorded, not only the pieces: a long label in the panel may reach
+    # back over the map, and a kept canvas must be wiped there too.
     with recording(dirt if dirt is not None else []):
         draw_pieces(img, d, view, game_map, lay, stacks)
-    title_bar(img, view, width)
-    panel_background(img, mw, TITLE_H, width, TITLE_H + body_h)
-    draw_blocks(d, img, blocks, mw + PAD, TITLE_H + PAD, PANEL_W - 2 * PAD)
-    if cap:
-        y = TITLE_H + body_h
-        d.line([(0, y), (width, y)], fill=RULE, width=2)
-        cap.draw(d, img, PAD, y + PAD, width - 2 * PAD)
+        title_bar(img, view, width)
+        panel_background(img, mw, TITLE_H, width, TITLE_H + body_h)
+        mark((mw - 2, TITLE_H, mw + 2, TITLE_H + body_h + 1))  # the panel's rule straddles its edge
+        draw_blocks(d, img, blocks, mw + PAD, TITLE_H + PAD, PANEL_W - 2 * PAD)
+        if cap:
+            y = TITLE_H + body_h
+            d.line([(0, y), (width, y)], fill=RULE, width=2)
+            mark((0, y - 2, width, y + 2))
+            cap.draw(d, img, PAD, y + PAD, width - 2 * PAD)
     return img
 
 

@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from engine.core.protocol import CounterView
 from render.geometry import DIRECTION_ANGLES, Point
-from render.sprites import PIECES, Sprite, blend, drawn
+from render.sprites import PIECES, Sprite, blend, drawn_around
 from render.style import INK, RGB, fit_font, font, luminance, shade, text_on
 
 FACING: RGB = (255, 214, 10)
@@ -120,10 +120,7 @@ def counter_sprite(w: float, cv: CounterView, body: RGB, detail: bool = True) ->
 
 def _counter_sprite(w: float, cv: CounterView, body: RGB, detail: bool) -> Sprite:
     # Room for the shadow and for a facing arrowhead past the square's edge.
-    pad = math.ceil(w * 0.32) + 3
-    c = pad + math.ceil(w / 2)
-    side = 2 * c + 1
-    return drawn(side, side, c, c, lambda d: draw_counter(d, c, c, w, cv, body, detail))
+    return drawn_around(w * 0.82 + 3, lambda d, x, y: draw_counter(d, x, y, w, cv, body, detail))
 
 
 def draw_counter(
@@ -224,9 +221,8 @@ def _facing(d: ImageDraw.ImageDraw, x: float, y: float, w: float, facing: int) -
 
 def place_badge(img: Image.Image, x: float, y: float, r: float, n: int) -> None:
     """A count badge centred on the pixel nearest (x, y): how many counters a hex holds."""
-    c = math.ceil(r) + 3
     sprite = PIECES.get(
-        ("badge", r, n), lambda: drawn(2 * c + 1, 2 * c + 1, c, c, lambda d: draw_badge(d, c, c, r, n))
+        ("badge", r, n), lambda: drawn_around(r + 3, lambda d, x, y: draw_badge(d, x, y, r, n))
     )
     sprite.paste(img, x, y)
 

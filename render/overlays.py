@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 from engine.core.hexes import Hex
 from engine.core.protocol import ArrowView, HighlightView, MarkerView
 from render.geometry import Layout, Point
-from render.sprites import PIECES, drawn, mark
+from render.sprites import PIECES, drawn_around, mark
 from render.style import (
     ARROWS,
     HIGHLIGHTS,
@@ -52,11 +52,9 @@ def _place_on_hex(img: Image.Image, lay: Layout, h: Hex, key: tuple, draw) -> No
     cx, cy = lay.centre(h)
     ix, iy = math.floor(cx), math.floor(cy)
     fx, fy = cx - ix, cy - iy
-    c = math.ceil(lay.size) + 2
 
     def make():
-        local = Layout(lay.size, c + fx, c + fy)
-        return drawn(2 * c + 2, 2 * c + 2, c, c, lambda d: draw(d, local, Hex(0, 0)))
+        return drawn_around(lay.size, lambda d, x, y: draw(d, Layout(lay.size, x, y), Hex(0, 0)), fx, fy)
 
     PIECES.get(key + (lay.size, fx, fy), make).paste(img, ix, iy)
 
@@ -148,10 +146,9 @@ def _tower(d: ImageDraw.ImageDraw, x: float, y: float, r: float, text: str) -> N
 def place_marker(img: Image.Image, x: float, y: float, r: float, mv: MarkerView) -> None:
     """One marker centred on the pixel nearest (x, y) with radius ``r``, pasted from its sprite."""
     kind, text = mv.kind, mv.text
-    c = math.ceil(r * 1.2) + 4
 
     def make():
-        return drawn(2 * c + 1, 2 * c + 1, c, c, lambda d: draw_marker(d, c, c, r, mv))
+        return drawn_around(r * 1.2 + 2, lambda d, x, y: draw_marker(d, x, y, r, mv))
 
     PIECES.get(("marker", kind, text, r), make).paste(img, x, y)
 

@@ -13,6 +13,7 @@ locked, the images in it are never changed once stored.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
@@ -121,6 +122,34 @@ def drawn(width: int, height: int, ax: int, ay: int, draw: Callable[[ImageDraw.I
     """A ``width`` x ``height`` transparent sprite anchored at (ax, ay), drawn by ``draw``."""
     img = Image.new("RGBA", (max(1, width), max(1, height)), (0, 0, 0, 0))
     draw(ImageDraw.Draw(img))
+    return _cropped(img, ax, ay)
+
+
+def drawn_around(
+    reach: float, draw: Callable[[ImageDraw.ImageDraw, float, float], None], fx: float = 0.0, fy: float = 0.0
+) -> Sprite:
+    """A sprite of what ``draw(d, x, y)`` draws around (x, y), anchored on the whole pixel below
+    and left of (x, y), which lies ``fx``, ``fy`` (0 <= f < 1) further right and down.
+
+    The canvas reaches ``reach`` px each way; when the drawing touches its edge (a label too long
+    for its counter, say) it is drawn again on a canvas twice the size, so nothing is cut off.
+    """
+    while True:
+        c = math.ceil(reach) + 2
+        img = Image.new("RGBA", (2 * c + 2, 2 * c + 2), (0, 0, 0, 0))
+        draw(ImageDraw.Draw(img), c + fx, c + fy)
+        box = img.getbbox()
+        if box is None or (box[0] > 0 and box[1] > 0 and box[2] < img.width and box[3] < img.height):
+            return _cropped(img, c, c)
+        if reach > MAX_REACH:
+            raise ValueError(f"a piece reaches more than {MAX_REACH} px from its centre")
+        reach *= 2
+
+
+MAX_REACH = 4096
+
+
+def _cropped(img: Image.Image, ax: int, ay: int) -> Sprite:
     box = img.getbbox()  # what was drawn: pasting less costs less
     if box is None:
         return Sprite(img.crop((0, 0, 1, 1)), ax, ay)

@@ -191,3 +191,17 @@ def test_a_reused_canvas_keeps_nothing_of_the_board_before(chitin_map, monkeypat
     render.board(busy, game_map=chitin_map)
     assert render.board(v, game_map=chitin_map) == alone
     assert borrowed[-1] is given[0], "the second board was drawn on the first one's canvas"
+
+
+def test_a_label_reaching_from_the_panel_over_the_map_is_wiped_too(plain_map):
+    from render.compose import board_image, encode_png
+
+    # An off-map counter is drawn in the panel; a label far too long for it reaches back over the map.
+    long = view_of(counters=(CounterView(hex="", side="A", label="W" * 40),))
+    short = view_of(counters=(CounterView(hex="", side="A", label="W"),))
+    a, b = board_image(long, game_map=plain_map), board_image(short, game_map=plain_map)
+    assert a.size == b.size
+    mw = a.width - PANEL_W
+    assert not _same(a.crop((0, 0, mw - 2, a.height)), b.crop((0, 0, mw - 2, b.height)))
+    render.board(long, game_map=plain_map)
+    assert render.board(short, game_map=plain_map) == encode_png(b)
