@@ -1,10 +1,15 @@
-"""Renderer benchmarks (run with `make bench`): static layer, a busy board, PNG encoding alone."""
+"""Renderer benchmarks (run with `make bench`): static layer, a busy board, PNG encoding alone.
+
+The pieces, panel and frame drawn on the cached static layer should cost well under a third of
+encoding the board (the bot's budget: a command with its board <= 1.3 x encoding alone).
+"""
 
 from __future__ import annotations
 
 import pytest
 
 import render
+from render import sprites
 from render.compose import board_image, encode_png
 from render.terrain import build_static, map_size
 from tests.render import maps, views
@@ -43,3 +48,15 @@ def test_bench_png_encode(benchmark, big_map, busy_view):
     img = board_image(busy_view, game_map=big_map)
     png = benchmark(encode_png, img)
     assert png[:4] == b"\x89PNG"
+
+
+def test_bench_board_image_with_nothing_kept(benchmark, big_map, busy_view):
+    """The worst case: every counter, marker, text and the legend drawn anew (a board of a new game)."""
+    board_image(busy_view, game_map=big_map)
+
+    def setup():
+        sprites.clear_caches()
+        return (busy_view,), {"game_map": big_map}
+
+    img = benchmark.pedantic(board_image, setup=setup, rounds=20, iterations=1)
+    assert img.width > 1000
