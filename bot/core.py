@@ -252,7 +252,9 @@ class Core:
         return waiting[0] if waiting else seats[0]
 
     async def _commit(self, g: Live, cmd: Command, seat: str, action: Action, prompt: Prompt | None,
-                      state: BaseModel, events: list[Event], rolls: list, before: list[Prompt]) -> list[Reply]:
+                      state: BaseModel, events: list[Event], rolls: list, before: list[Prompt],
+                      modlog: tuple[str, str] | None = None) -> list[Reply]:
+        """Append one action and queue what it says, in one transaction (with its moderation log line)."""
         seq = g.seq + 1
         secret = bool(prompt and prompt.secret)
         nonce = secrets.token_hex(16) if secret else ""
@@ -275,6 +277,8 @@ class Core:
             if any(e.kind == "reveal" for e in events):
                 opened = await self.store.reveal_secrets(g.id, g.row.branch, seq)
                 replies += await self._reveal_lines(g, opened)
+            if modlog is not None:
+                await self.store.add_modlog(g.id, cmd.user, modlog[0], modlog[1], now)
             if seq % SNAPSHOT_EVERY == 0:
                 await self.store.put_snapshot(g.id, g.row.branch, seq, state.model_dump_json())
             old_state, old_seq = g.state, g.seq

@@ -170,6 +170,37 @@ async def end(core: Core, cmd: Command) -> list[Reply]:
     return await finish(core, g, None if winner == "draw" else winner, f"{reason} (moderator {cmd.user})")
 
 
+@command("mod edit")
+async def edit(core: Core, cmd: Command) -> list[Reply]:
+    """Correct the position (place, remove or change a unit), with a reason; it goes into the log."""
+    from engine.core.dice import FixedDice
+    from engine.core.protocol import MODERATOR, Action
+
+    g = core.find_game(cmd)
+    ops = g.rules.edit_verbs()
+    op = cmd.args.get("op", "").strip().lower()
+    if not ops:
+        raise _refuse(f"{g.rules.title} has no position editing; /mod rollback can undo a mistake instead")
+    if op not in {v.verb for v in ops}:
+        listing = "; ".join(f"op:{v.verb} " + " ".join(f"{a.name}:{a.kind.upper()}" for a in v.args) for v in ops)
+        raise _refuse(f"say what to change: /mod edit {listing} reason:\"...\"")
+    reason = cmd.args.get("reason", "").strip()
+    if not reason:
+        raise _refuse('every edit needs a reason the players can read: add reason:"..."')
+    action = Action(verb=op, args={k: v for k, v in cmd.args.items() if k not in ("op", "reason", "game")})
+    async with g.lock:
+        assert g.state is not None
+        before = g.pending()
+        state, events = g.rules.apply(g.state, MODERATOR, action, FixedDice([]))  # an edit rolls no dice
+        what = f"edited game #{g.id}: {'; '.join(e.text for e in events if e.public) or action.text()}"
+        note = Reply(to="channel", place=g.row.place, game_id=g.id,
+                     text=f"Moderation: {cmd.user} {what}. Reason: {reason}")
+        replies = await core._commit(g, cmd, MODERATOR, action, None, state, events, [], before,
+                                     modlog=(what, reason))
+        async with core.store.transaction():
+            return await core.queue(g.id, [note]) + replies
+
+
 @command("mod log")
 async def modlog(core: Core, cmd: Command) -> list[Reply]:
     """The moderation log of a game."""

@@ -167,7 +167,18 @@ def build_mod() -> app_commands.Group:
     async def replace(interaction: discord.Interaction, seat: str, user: discord.User, game: str | None = None,
                       reason: str | None = None) -> None:
         await hive_of(interaction).run(interaction, "mod replace",
-                                       args_of(seat=seat, user=user, game=game, reason=reason))
+                                       args_of(seat=seat, user=user, user_name=user.display_name, game=game,
+                                               reason=reason))
+
+    @mod.command(name="edit", description="Correct the position: place, remove or change a unit")
+    @app_commands.describe(op="what to do (the game's edit operations)", reason="why (shown to the players)",
+                           details="the unit, hex and values as name:value words, e.g. unit:B7 to:0507",
+                           game=GAME_ID)
+    @app_commands.autocomplete(game=ac.game_ids)
+    async def edit(interaction: discord.Interaction, op: str, reason: str, details: str | None = None,
+                   game: str | None = None) -> None:
+        await hive_of(interaction).run(interaction, "mod edit",
+                                       extra_options(details) | args_of(op=op, reason=reason, game=game))
 
     @mod.command(name="end", description="End a game with a result")
     @app_commands.describe(winner="a seat, or draw", game=GAME_ID, reason="why")

@@ -210,6 +210,10 @@ class View(BaseModel):
 # --- the rules interface ---------------------------------------------------------------------
 
 
+MODERATOR = "@moderator"
+"""The seat of a moderator's correction in the log (``/mod edit``)."""
+
+
 class GameRules(ABC):
     """The protocol every game implements; see DESIGN.md."""
 
@@ -282,8 +286,23 @@ class GameRules(ABC):
         """Why ``action`` is not legal; games override this to cite the exact rule."""
         return f"{action.text()} is not a legal order now"
 
+    def edit(self, state: BaseModel, action: Action) -> tuple[BaseModel, list[Event]]:
+        """A moderator's correction of the position: place, remove or change a unit (``/mod edit``).
+
+        ``action.verb`` is the operation (``place``, ``remove``, ``change``) and its args name
+        the unit, hex and values; games list them in ``edit_verbs``. Never mutates ``state``.
+        Raises ``BadArguments`` with a readable message when the edit cannot be made.
+        """
+        raise BadArguments(f"{self.title} has no position editing; a moderator can roll back instead")
+
+    def edit_verbs(self) -> list[VerbSpec]:
+        """The operations ``edit`` understands, for /mod edit help."""
+        return []
+
     def apply(self, state: BaseModel, seat: str, action: Action, dice: Dice) -> tuple[BaseModel, list[Event]]:
         """Check legality, then apply. Raises a ``RuleError`` and changes nothing when illegal."""
+        if seat == MODERATOR:
+            return self.edit(state, action)
         prompts = [p for p in self.pending_now(state) if p.seat == seat]
         if not prompts:
             waiting = sorted({p.seat for p in self.pending_now(state)})
@@ -304,6 +323,8 @@ class GameRules(ABC):
 
     def replay_step(self, state: BaseModel, seat: str, action: Action, dice: Dice) -> tuple[BaseModel, list[Event]]:
         """Apply an action from a log that was checked when it was written (no second legality check)."""
+        if seat == MODERATOR:
+            return self.edit(state, action)
         return self._apply(state, seat, action, dice)
 
     def prompt_for(self, state: BaseModel, seat: str, verb: str) -> Prompt | None:

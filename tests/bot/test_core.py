@@ -316,3 +316,23 @@ async def test_a_second_sealed_choice_is_told_to_wait_for_the_reveal(core):
     await say(core, "alice", "/guess parity:odd", place="dm:alice")
     r = await say(core, "alice", "/guess parity:even", place="dm:alice")
     assert "already made your choice" in r[0].text and "bob" in r[0].text
+
+
+async def test_mod_edit_corrects_the_position_with_a_reason_and_replays(core, store):
+    gid = await start_toy(core)
+    r = await say(core, "alice", f"/mod edit op:pile n:4 reason:misclick game:{gid}")
+    assert "only moderators" in r[0].text
+    r = await say(core, "carol", f"/mod edit op:pile n:4 game:{gid}", mod=True)
+    assert "needs a reason" in r[0].text
+    r = await say(core, "carol", f"/mod edit op:stones n:4 reason:x game:{gid}", mod=True)
+    assert "op:pile n:INT" in r[0].text
+    r = await say(core, "carol", f'/mod edit op:pile n:4 reason:"a misclick" game:{gid}', mod=True)
+    assert "the pile now holds 4" in texts(r) and "Reason: a misclick" in texts(r)
+    g = core.live[gid]
+    assert g.state.pile == 4 and g.seq == 1
+    row = await store.game(gid)
+    replayed, _ = await full_replay(store, row)
+    assert replayed.model_dump_json() == g.state.model_dump_json()
+    assert any("edited game" in m["what"] for m in await store.modlog(gid))
+    r = await say(core, "bob", f"/game log game:{gid}")
+    assert "@moderator" in r[0].text and "the pile now holds 4" in r[0].text

@@ -17,7 +17,8 @@ USERS = ["alice", "bob", "carol", "eve"]  # carol is a moderator, eve a stranger
 LIFECYCLE = ["/game board", "/game status", "/game log", "/game list", "/game help", "/help", "/game accept",
              "/game decline", "/game export", "/mod pause", "/mod resume", "/mod branches", "/mod rollback to:0",
              "/mod rollback to:x", "/mod restore branch:9", "/mod replace seat:Z user:q", "/mod end winner:nobody",
-             "/game new game:nosuch opponent:bob", "/game new", "/resolve dice", "/mod log"]
+             "/game new game:nosuch opponent:bob", "/game new", "/resolve dice", "/mod log",
+             "/mod edit", "/mod edit op:remove reason:x", "/mod edit op:place unit:Z9 hex:9999 reason:y"]
 NOISE = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40)
 
 

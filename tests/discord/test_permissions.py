@@ -57,6 +57,7 @@ CASES = [
     case("mod end", "take", "moderator", winner="A"),
     case("mod branches", "take", ""),
     case("mod log", "take", ""),
+    case("mod edit", "take", "moderator", op="pile", reason="misclick", details="n:3"),
     case("mod config", "none", "moderator", role=("role", 7000)),
 ]
 

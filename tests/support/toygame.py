@@ -122,3 +122,15 @@ class ToyGame(GameRules):
 
     def state_model(self) -> type[BaseModel]:
         return ToyState
+
+    def edit_verbs(self) -> list[VerbSpec]:
+        return [VerbSpec(verb="pile", help="set the number of stones", args=(ArgSpec(name="n", help="0-20", kind="int"),))]
+
+    def edit(self, state: BaseModel, action: Action) -> tuple[BaseModel, list[Event]]:
+        assert isinstance(state, ToyState)
+        n = str(action.args.get("n", ""))
+        if action.verb != "pile" or not n.isdigit() or int(n) > 20:
+            raise BadArguments("write op:pile n:NUMBER (0-20)")
+        s = state.model_copy(deep=True)
+        s.pile = int(n)
+        return s, [Event(kind="edit", text=f"the pile now holds {n}")]
