@@ -42,7 +42,7 @@ from render.panel import (
 )
 from render.sprites import mark, recording
 from render.style import BACKGROUND, RULE, printable, side_colour
-from render.terrain import StaticLayer, static_layer
+from render.terrain import StaticLayer, place_number, static_layer
 
 Box = tuple[int, int, int, int]
 UNDER_COUNTERS = frozenset({"move"})
@@ -348,6 +348,11 @@ def draw_pieces(
     _arrows(d, lay, game_map, under)
     for h, cvs in sorted(stacks.items()):
         draw_stack(img, lay, h, cvs, view.sides)
+    # The number of every hex a piece covers is drawn again on top, on a light halo.
+    covered = {h for h, _ in lit} | set(markers) | set(stacks)
+    for h in sorted(covered):
+        cx, cy = lay.centre(h)
+        place_number(img, cx, cy - lay.half_height + 2, lay.size, format_ccrr(h))
     _arrows(d, lay, game_map, over)
 
 

@@ -46,10 +46,17 @@ def _row_tuples(n: int) -> list[tuple[int, ...]]:
     return out
 
 
-def _fits(rows: tuple[int, ...], w: float, dy: float, limit: float) -> bool:
+NUMBER_BAND = 0.43
+"""Stacks of three or more keep below this line (a fraction of the hex size above the centre),
+under the hex number."""
+
+
+def _fits(rows: tuple[int, ...], w: float, dy: float, limit: float, ceiling: float = -1.0) -> bool:
     # A flat-topped hex of size 1 holds (x, y) when |y| <= sqrt(3)/2 and |x| + |y|/sqrt(3) <= 1.
     g = GAP * w
     top = dy - (len(rows) * w + (len(rows) - 1) * g) / 2
+    if top < ceiling:
+        return False
     for i, k in enumerate(rows):
         half = (k * w + (k - 1) * g) / 2
         for y in (top + i * (w + g), top + i * (w + g) + w):
@@ -58,21 +65,23 @@ def _fits(rows: tuple[int, ...], w: float, dy: float, limit: float) -> bool:
     return True
 
 
-def _widest(rows: tuple[int, ...], dy: float, limit: float) -> float:
+def _widest(rows: tuple[int, ...], dy: float, limit: float, ceiling: float = -1.0) -> float:
     lo, hi = 0.0, 1.2
     for _ in range(30):
         mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if _fits(rows, mid, dy, limit) else (lo, mid)
+        lo, hi = (mid, hi) if _fits(rows, mid, dy, limit, ceiling) else (lo, mid)
     return lo
 
 
 @lru_cache(maxsize=16)
 def _arrangement(n: int) -> tuple[tuple[int, ...], float, float]:
-    if n in SMALL_ROWS:
-        # Small stacks may reach a little over the hex edge: legible counters matter more.
+    if n == 2:
+        # Two counters may reach a little over the hex edge: legible counters matter more.
         return SMALL_ROWS[n], min(0.8, _widest(SMALL_ROWS[n], 0.1, 1.15)), 0.1
-    best = max(_row_tuples(n), key=lambda rows: (round(_widest(rows, 0.0, 0.98), 4), -len(rows)))
-    return best, _widest(best, 0.0, 0.98), 0.0
+    # Three or more stay inside the hex and under its number (the panel repeats them at full size).
+    dy = (-NUMBER_BAND + 0.98 * math.sqrt(3) / 2) / 2
+    best = max(_row_tuples(n), key=lambda rows: (round(_widest(rows, dy, 0.98, -NUMBER_BAND), 4), -len(rows)))
+    return best, _widest(best, dy, 0.98, -NUMBER_BAND), dy
 
 
 def stack_slots(n: int, size: float) -> list[tuple[float, float, float]]:
@@ -137,7 +146,7 @@ def draw_counter(
         edge = shade(body, 0.5) if luminance(body) > 90 else shade(body, 1.6)
         d.rounded_rectangle(box, radius=rad, fill=body, outline=edge, width=1)
         d.line([(box[0] + rad, box[1] + 2), (box[2] - rad, box[1] + 2)], fill=shade(body, 1.3), width=1)
-        if w >= 20:
+        if w >= 18:
             _labels(d, x, y, w, cv, body, detail)
         if cv.disrupted:
             _disrupted(d, box, w)
@@ -149,7 +158,7 @@ def _labels(
     d: ImageDraw.ImageDraw, x: float, y: float, w: float, cv: CounterView, body: RGB, detail: bool
 ) -> None:
     ink = text_on(body)
-    sub = cv.sub if detail else ""
+    sub = fitted_sub(cv.sub, w) if detail else ""
     label = cv.label
     if not label and not sub:
         return
@@ -161,6 +170,16 @@ def _labels(
     else:
         f = fit_font(label, w * 0.86, round(w * 0.42), "condensed")
         d.text((x, y + w * 0.02), label, font=f, fill=ink, anchor="mm")
+
+
+def fitted_sub(sub: str, w: float) -> str:
+    """The sub-label as it fits a counter ``w`` px wide at the smallest size: whole, else its last
+    word ("SR 3-2-4" -> "3-2-4", the figures), else nothing; never cut off."""
+    room = w * 0.9
+    for text in (sub, sub.split()[-1] if sub.split() else ""):
+        if fit_font(text, room, round(w * 0.27), "condensed").getlength(text) <= room:
+            return text
+    return ""
 
 
 def _face_down(d: ImageDraw.ImageDraw, box: list[float], rad: int, body: RGB) -> None:

@@ -16,6 +16,7 @@ from engine.core.hexes import Hex, format_ccrr, megahex_centre, neighbor
 from engine.core.maps import GameMap, MapData
 from render.geometry import Layout, bounds, fit, hex_size_for
 from render.hexsides import boundary_edges, draw_features
+from render.sprites import PIECES, Sprite, drawn_around
 from render.style import BACKGROUND, INK, MAP_BORDER, MEGAHEX_LINE, RGB, font, luminance, parse_colour
 from render.textures import band_tile, pattern_tile, tile_size
 
@@ -180,6 +181,26 @@ def _numbers(draw, lay: Layout, hexes: list[Hex], fills: dict[Hex, RGB]) -> None
         draw.text((cx, cy - top), format_ccrr(hx), font=f, fill=ink, anchor="mt")
 
 
+NUMBER_HALO = (255, 255, 255, 230)
+NUMBER_INK = (20, 20, 24)
+
+
+def place_number(img: Image.Image, x: float, y: float, size: float, text: str) -> None:
+    """A hex number drawn over the pieces of its hex: dark on a light halo, its top middle on the
+    pixel nearest (x, y)."""
+
+    def make() -> Sprite:
+        f = number_font(size)
+        return drawn_around(
+            size,
+            lambda d, xx, yy: d.text(
+                (xx, yy), text, font=f, fill=NUMBER_INK, anchor="mt", stroke_width=2, stroke_fill=NUMBER_HALO
+            ),
+        )
+
+    PIECES.get(("number", text, size), make).paste(img, x, y)
+
+
 def _label_hex(game_map: GameMap, hexes: frozenset[Hex], lay: Layout) -> Hex:
     pts = [lay.centre(h) for h in hexes]
     mx, my = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
@@ -195,8 +216,10 @@ def _regions(draw, game_map: GameMap, lay: Layout) -> None:
         cx, cy = lay.centre(_label_hex(game_map, hexes, lay))
         big = len(name) <= 2
         f = font(round(lay.size * (1.1 if big else 0.42)), "bold")
+        # A long name sits in the upper half of its hex, between its own number and the numbers
+        # of the hexes beside it (half a hex lower), so it hides none of them.
         draw.text(
-            (cx, cy + lay.size * 0.08),
+            (cx, cy + lay.size * (0.08 if big else -0.28)),
             name,
             font=f,
             fill=INK + (150,),

@@ -9,11 +9,20 @@ import pytest
 from engine.core.hexes import neighbor, parse_ccrr
 from engine.core.protocol import ArrowView, CounterView, HighlightView, MarkerView
 from render.compose import PANEL_W
-from render.counters import BIG_STACK, DISRUPTED, FACING, counter_width, facing_point, stack_slots
+from render.counters import (
+    DISRUPTED,
+    FACING,
+    counter_sprite,
+    counter_width,
+    facing_point,
+    fitted_sub,
+    stack_slots,
+)
 from render.geometry import SQRT3, bounds
 from render.overlays import highlight_inset
 from render.panel import TITLE_H
-from render.style import ARROWS, HIGHLIGHTS, SIDE_COLOURS, parse_colour, shade
+from render.style import ARROWS, HIGHLIGHTS, SIDE_COLOURS, fit_font, parse_colour, shade
+from render.terrain import NUMBER_INK, number_font
 from tests.render.conftest import board_layout, near, pixel, pixels, render, view_of
 
 OPEN = parse_colour("#e6e0c8")
@@ -99,12 +108,15 @@ def _inside_hex(x: float, y: float, size: float) -> bool:
     return abs(y) <= SQRT3 / 2 * size + 1e-6 and abs(x) + abs(y) / SQRT3 <= size + 1e-6
 
 
-@pytest.mark.parametrize("n", range(BIG_STACK, 9))
-def test_a_big_stack_fits_inside_its_hex(n):
-    size = 34
+@pytest.mark.parametrize("n", range(3, 9))
+@pytest.mark.parametrize("size", [30, 34, 36])
+def test_a_stack_of_three_or_more_fits_inside_its_hex_under_the_number(n, size):
     slots = stack_slots(n, size)
     assert len(slots) == n
+    # The number's ink and its 2 px halo, from 2 px under the hex's top edge.
+    number_bottom = -SQRT3 / 2 * size + 2 + number_font(size).getbbox("1313", anchor="mt")[3] + 2
     for x, y, w in slots:
+        assert y - w / 2 >= number_bottom, (n, y, w)
         for cx in (x - w / 2, x + w / 2):
             for cy in (y - w / 2, y + w / 2):
                 assert _inside_hex(cx, cy, size), (n, x, y, w)
@@ -119,8 +131,8 @@ def test_stacked_counters_do_not_overlap(n):
 
 
 def test_small_stacks_keep_counters_big_enough_to_read():
-    for n in (2, 3, 4):
-        assert all(w >= 0.65 * 34 for _, _, w in stack_slots(n, 34))
+    assert all(w >= 0.65 * 34 for _, _, w in stack_slots(2, 34))
+    assert all(w >= 18 for _, _, w in stack_slots(3, 30))  # still labelled
     assert stack_slots(1, 34)[0][2] == counter_width(34)
 
 
@@ -292,7 +304,56 @@ def test_move_arrows_pass_under_counters_and_attack_arrows_over_them(plain_map):
     on_counter = (x, y + w * 0.4)
     for kind, over in (("move", False), ("attack", True)):
         arrow = ArrowView(src="0503", dst="0507", kind=kind)
-        img = render(view_of(counters=(_counter(side="C"),), arrows=(arrow,), sides={"C": "green"}), plain_map)
+        img = render(
+            view_of(counters=(_counter(side="C"),), arrows=(arrow,), sides={"C": "green"}), plain_map
+        )
         assert near(pixel(img, on_counter), ARROWS[kind], 10) is over, kind
         assert (pixel(img, on_counter) == SIDE_COLOURS["green"]) is not over, kind
     assert lay.centre(parse_ccrr("0503"))[0] == pytest.approx(x)
+
+
+@pytest.mark.parametrize("w", [18, 20, 24, 27, 37])
+def test_a_sub_label_is_never_cut_off(w):
+    sub = fitted_sub("SR 3-2-4", w)
+    assert sub in ("SR 3-2-4", "3-2-4", "")
+    if sub:
+        assert fit_font(sub, w * 0.9, round(w * 0.27), "condensed").getlength(sub) <= w * 0.9
+    assert fitted_sub("SR 3-2-4", 24) == "3-2-4"  # the figures rather than nothing
+    assert fitted_sub("SR 3-2-4", 40) == "SR 3-2-4"
+
+
+def test_a_pair_of_counters_keeps_its_sub_labels_inside_the_counters():
+    w = stack_slots(2, 30)[0][2]
+    plain = counter_sprite(w, _counter(label="R2", sub=""), SIDE_COLOURS["blue"])
+    long_sub = counter_sprite(w, _counter(label="R2", sub="SR 3-2-4"), SIDE_COLOURS["blue"])
+    # Text reaching past the counter would widen its picture.
+    assert long_sub.image.size == plain.image.size and (long_sub.ax, long_sub.ay) == (plain.ax, plain.ay)
+
+
+def _number_box(game_map, hx: str):
+    lay = board_layout(game_map)
+    cx, cy = lay.centre(parse_ccrr(hx))
+    f = number_font(lay.size)
+    x0, y0, x1, y1 = f.getbbox(hx, anchor="mt")
+    top = cy - lay.half_height + 2
+    return (round(cx + x0), round(top + y0), round(cx + x1), round(top + y1))
+
+
+@pytest.mark.parametrize(
+    "what",
+    [
+        dict(highlights=(HighlightView(hex=HEX, kind="loss"),)),
+        dict(counters=tuple(_counter(label=f"U{i}") for i in range(4))),
+        dict(markers=(MarkerView(hex=HEX, kind="impact", text="Assault ship"),)),
+    ],
+)
+def test_the_hex_number_stays_readable_over_pieces(plain_map, what):
+    img = render(view_of(**what), plain_map)
+    box = _number_box(plain_map, HEX)
+    inks = pixels(img.crop(box))
+    # The number is drawn on top in solid dark ink on a light halo, whatever lies under it.
+    assert sum(1 for p in inks if p == NUMBER_INK) >= 20
+    assert sum(1 for p in inks if min(p) >= 225) >= 20
+    # A hex with nothing on it keeps the number of the map's layer, with no halo.
+    other = _number_box(plain_map, "0909")
+    assert not any(min(p) >= 225 for p in pixels(img.crop(other)))
