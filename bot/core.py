@@ -281,7 +281,7 @@ class Core:
                 await self.store.add_modlog(g.id, cmd.user, modlog[0], modlog[1], now)
             if seq % SNAPSHOT_EVERY == 0:
                 await self.store.put_snapshot(g.id, g.row.branch, seq, state.model_dump_json())
-            old_state, old_seq = g.state, g.seq
+            old_state, old_seq, old_key = g.state, g.seq, g.board_key
             g.state, g.seq = state, seq
             try:
                 replies += self.board_replies(g, force=over is not None)
@@ -293,7 +293,7 @@ class Core:
                 await self._save_board_key(g, now)
                 replies = await self.queue(g.id, replies)
             except BaseException:
-                g.state, g.seq = old_state, old_seq
+                g.state, g.seq, g.board_key = old_state, old_seq, old_key
                 raise
         if over is not None:
             g.row = (await self.store.game(g.id)) or g.row

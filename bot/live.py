@@ -71,8 +71,9 @@ async def load_live(store: Store, row: GameRow) -> Live:
     state: BaseModel | None = None
     if row.status not in ("invited", "declined"):
         state = await _fold(store, rules, config, row, actions)
+    key = row.settings_dict.get("board_key")
     return Live(row=row, rules=rules, config=config, state=state, seq=seq, dice_key=branch["dice_key"],
-                seats=seats_of(row))
+                seats=seats_of(row), board_key=(key[0], key[1]) if key else None)
 
 
 async def _fold(store: Store, rules: GameRules, config: GameConfig, row: GameRow, actions: list) -> BaseModel:

@@ -336,3 +336,18 @@ async def test_mod_edit_corrects_the_position_with_a_reason_and_replays(core, st
     assert any("edited game" in m["what"] for m in await store.modlog(gid))
     r = await say(core, "bob", f"/game log game:{gid}")
     assert "@moderator" in r[0].text and "the pile now holds 4" in r[0].text
+
+
+async def test_after_a_restart_no_board_is_posted_again_for_the_same_phase(tmp_path):
+    path = tmp_path / "b.db"
+    store = await Store.open(path)
+    core = Core(store)
+    gid = await start_toy(core)
+    await store.close()
+    store2 = await Store.open(path)
+    core2 = Core(store2)
+    await core2.start()
+    r = await core2.handle_line("alice", "dm:alice", "/guess parity:odd")
+    assert not any(x.board for x in r), "the phase did not change, so no new board"
+    assert core2.live[gid].seq == 1
+    await store2.close()
