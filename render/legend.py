@@ -13,7 +13,7 @@ from engine.core.protocol import CounterView, MarkerView, View
 from render.counters import place_counter
 from render.geometry import Layout
 from render.hexsides import DRAWERS, draw_plain
-from render.overlays import MARKERS, highlight_style, place_marker
+from render.overlays import highlight_style, marker_name, place_marker
 from render.panel import Block, heading
 from render.sprites import BLOCKS, on_paper
 from render.style import ARROWS, INK, OTHER_ARROW, PANEL_BG, font, parse_colour, text_width
@@ -114,8 +114,10 @@ def legend_items(view: View, game_map: GameMap | None) -> list[Sample]:
         items.append((kind.capitalize(), ("highlight", kind), _highlight_sample(kind)))
     taken = {label for label, _, _ in items}
     for kind in dict.fromkeys(m.kind for m in view.markers):
-        label = kind.capitalize() if kind in MARKERS else kind
-        items.append((f"{label} marker" if label in taken else label, ("marker", kind), _marker_sample(kind)))
+        label = marker_name(kind)
+        label = f"{label} marker" if label in taken else label
+        taken.add(label)
+        items.append((label, ("marker", kind), _marker_sample(kind)))
     for kind in dict.fromkeys(a.kind for a in view.arrows):
         items.append((kind.capitalize(), ("arrow", kind), _arrow_sample(kind)))
     states = (

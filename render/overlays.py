@@ -33,6 +33,22 @@ MARKERS: dict[str, RGB] = {
     "god": (112, 52, 160),
 }
 OTHER_MARKER: RGB = (236, 236, 236)
+MARKER_NAMES: dict[str, str] = {
+    "charge": "Charge placed",
+    "charges": "Charges carried",
+    "cache": "Charge cache",
+    "chit-carried": "Chit carried",
+    "obpas": "Obstructed passable",
+}
+"""Legend names of marker kinds whose own name says too little."""
+TAG_FONT = 8
+"""The smallest text of a marker: a text that does not fit its disc at this size goes on a tag."""
+
+
+def marker_name(kind: str) -> str:
+    """The legend name of a marker kind: one name per kind, capitalised."""
+    name = MARKER_NAMES.get(kind) or kind.replace("_", " ").replace("-", " ").strip()
+    return name[:1].upper() + name[1:] if name else "Marker"
 
 
 def highlight_style(kind: str) -> tuple[RGB, int, bool]:
@@ -102,16 +118,22 @@ def outline_highlight(d: ImageDraw.ImageDraw, lay: Layout, h: Hex, hv: Highlight
 
 
 def _disc(d: ImageDraw.ImageDraw, x: float, y: float, r: float, fill: RGB, edge: RGB, text: str) -> None:
+    f = fit_font(text, r * 1.7, max(TAG_FONT, round(r * 0.85)), "condensed", TAG_FONT)
+    if text and f.getlength(text) > r * 1.7:
+        # Too long for the disc: a tag as wide as the text, so none of it is cut off.
+        half = f.getlength(text) / 2 + 3
+        hh = max(r * 0.7, f.size * 0.5 + 2)
+        box = [x - half, y - hh, x + half, y + hh]
+        d.rounded_rectangle(
+            [box[0] + 1, box[1] + 2, box[2] + 1, box[3] + 2], radius=round(hh), fill=(0, 0, 0, 80)
+        )
+        d.rounded_rectangle(box, radius=round(hh), fill=fill, outline=edge, width=1)
+        d.text((x, y), text, font=f, fill=text_on(fill), anchor="mm")
+        return
     d.ellipse([x - r + 1, y - r + 2, x + r + 1, y + r + 2], fill=(0, 0, 0, 80))
     d.ellipse([x - r, y - r, x + r, y + r], fill=fill, outline=edge, width=max(1, round(r / 7)))
     if text:
-        d.text(
-            (x, y),
-            text,
-            font=fit_font(text, r * 1.7, round(r * 0.85), "condensed"),
-            fill=text_on(fill),
-            anchor="mm",
-        )
+        d.text((x, y), text, font=f, fill=text_on(fill), anchor="mm")
 
 
 def _star(x: float, y: float, r_out: float, r_in: float, points: int, turn: float = -90) -> list[Point]:
@@ -198,7 +220,7 @@ def draw_marker(d: ImageDraw.ImageDraw, x: float, y: float, r: float, mv: Marker
             )
     else:
         colour = MARKERS.get(kind, OTHER_MARKER)
-        _disc(d, x, y, r, colour, shade(colour, 0.45), text or kind[:4])
+        _disc(d, x, y, r, colour, shade(colour, 0.45), text or marker_name(kind)[:1])
 
 
 def marker_kind(kind: str) -> str:

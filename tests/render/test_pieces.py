@@ -357,3 +357,27 @@ def test_the_hex_number_stays_readable_over_pieces(plain_map, what):
     # A hex with nothing on it keeps the number of the map's layer, with no halo.
     other = _number_box(plain_map, "0909")
     assert not any(min(p) >= 225 for p in pixels(img.crop(other)))
+
+
+def test_a_marker_text_too_long_for_its_disc_is_on_a_tag_not_cut_off():
+    from render.overlays import TAG_FONT, draw_marker
+    from render.sprites import drawn_around
+    from render.style import fit_font
+
+    r = 0.24 * 30  # a marker beside the counters of a hex on the Annihilator map
+    mv = MarkerView(hex=HEX, kind="charges", text="A3: 2")
+    sprite = drawn_around(4 * r, lambda d, x, y: draw_marker(d, x, y, r, mv))
+    tl = fit_font(mv.text, r * 1.7, TAG_FONT, "condensed", TAG_FONT).getlength(mv.text)
+    assert tl > 2 * r
+    # The tag reaches past both ends of the text, opaque at the text's height.
+    for dx in (-tl / 2 - 1, tl / 2 + 1):
+        assert sprite.image.getpixel((round(sprite.ax + dx), sprite.ay))[3] == 255
+
+
+def test_the_legend_names_each_marker_kind_once_and_capitalised(plain_map):
+    from render.legend import legend_items
+
+    kinds = ["charge", "charges", "cache", "destroyed", "charge"]
+    view = view_of(markers=tuple(MarkerView(hex=HEX, kind=k, text="x") for k in kinds))
+    labels = [label for label, key, _ in legend_items(view, plain_map) if key[0] == "marker"]
+    assert labels == ["Charge placed", "Charges carried", "Charge cache", "Destroyed"]
