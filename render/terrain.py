@@ -213,13 +213,9 @@ def _regions(draw, game_map: GameMap, lay: Layout) -> None:
     for name, hexes in sorted(game_map.regions.items()):
         if not hexes:
             continue
-        cx, cy = lay.centre(_label_hex(game_map, hexes, lay))
-        big = len(name) <= 2
-        f = font(round(lay.size * (1.1 if big else 0.42)), "bold")
-        # A long name sits in the upper half of its hex, between its own number and the numbers
-        # of the hexes beside it (half a hex lower), so it hides none of them.
+        xy, f, big = region_label(name, lay, _label_hex(game_map, hexes, lay))
         draw.text(
-            (cx, cy + lay.size * (0.08 if big else -0.28)),
+            xy,
             name,
             font=f,
             fill=INK + (150,),
@@ -227,6 +223,17 @@ def _regions(draw, game_map: GameMap, lay: Layout) -> None:
             stroke_width=2 if big else 1,
             stroke_fill=(255, 255, 255, 170),
         )
+
+
+def region_label(name: str, lay: Layout, hx: Hex):
+    """Where a region's name is written on hex ``hx``, its font, and whether it is a big letter.
+
+    A long name sits in the upper half of its hex, between its own number and the numbers of the
+    hexes beside it (half a hex lower), so it hides none of them."""
+    cx, cy = lay.centre(hx)
+    big = len(name) <= 2
+    f = font(round(lay.size * (1.1 if big else 0.42)), "bold")
+    return (cx, cy + lay.size * (0.08 if big else -0.28)), f, big
 
 
 def short_names(names: list[str]) -> dict[str, str]:

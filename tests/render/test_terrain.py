@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import math
 
-from engine.core.hexes import Hex, megahex_centre, neighbor, parse_ccrr
+import pytest
+
+from engine.core.hexes import Hex, format_ccrr, megahex_centre, neighbor, parse_ccrr
 from engine.core.maps import GameMap, HexsideEntry, MapData, Style
 from render import terrain
+from render.geometry import Layout
 from render.hexsides import HOLLOW_CORE
 from render.style import MEGAHEX_LINE, luminance, parse_colour, shade
 from render.terrain import build_static, clear_cache, ordered_tags, short_names, static_layer
@@ -266,3 +269,23 @@ def test_hex_numbers_fit_the_top_edge_at_every_size_and_stay_legible():
         f = terrain.number_font(size)
         assert f.size >= 10
         assert f.getlength("2525") < size
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("size", [30, 34, 36])
+def test_a_long_region_name_hides_no_hex_number(size):
+    lay = Layout(size, 500, 500)
+    hx = parse_ccrr("1313")
+    (x, y), f, big = terrain.region_label("brain core", lay, hx)
+    assert not big
+    bx0, by0, bx1, by1 = f.getbbox("brain core", anchor="mm", stroke_width=1)
+    label = (x + bx0, y + by0, x + bx1, y + by1)
+    nf = terrain.number_font(size)
+    for h in [hx] + [neighbor(hx, d) for d in range(6)]:
+        cx, cy = lay.centre(h)
+        top = cy - lay.half_height + 2
+        nx0, ny0, nx1, ny1 = nf.getbbox(format_ccrr(h), anchor="mt")
+        assert not _overlap(label, (cx + nx0, top + ny0, cx + nx1, top + ny1)), format_ccrr(h)
