@@ -9,7 +9,7 @@ from pydantic import BaseModel
 from engine.core.dice import Dice
 from engine.core.errors import BadArguments, NotYourTurn
 from engine.core.protocol import Action, Event, GameConfig, GameRules, Outcome, Prompt, VerbSpec, View
-from engine.games.oneworld import combat, explain, gods, setup, turn, verbs, view
+from engine.games.oneworld import combat, edit, explain, gods, setup, turn, verbs, view
 from engine.games.oneworld.options import OPTIONS_HELP, parse_options
 from engine.games.oneworld.state import SEATS, Changes, State, action, fork, key_of, other
 
@@ -89,6 +89,14 @@ class OneWorld(GameRules):
     def verbs(self) -> list[VerbSpec]:
         """Every OneWorld command, with help text and the rule it applies."""
         return verbs.SPECS
+
+    def edit_verbs(self) -> list[VerbSpec]:
+        """/mod edit: place, remove or change a Child (in a movement phase)."""
+        return edit.SPECS
+
+    def edit(self, state: BaseModel, action: Action) -> tuple[BaseModel, list[Event]]:
+        """A moderator's correction: place, remove or change a Child; see ``edit.edit``."""
+        return edit.edit(cast(State, state), action)
 
 
 def legal_for(s: State, seat: str) -> list[Action]:

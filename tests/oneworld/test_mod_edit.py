@@ -1,0 +1,124 @@
+"""/mod edit in OneWorld: a moderator places, removes or changes a Child; every edit replays."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.core import Core
+from bot.live import full_replay
+from engine.core.dice import FixedDice, SeededDice
+from engine.core.errors import BadArguments
+from engine.core.protocol import MODERATOR, Action
+from tests.oneworld.positions import RULES, position
+
+
+def edit(state, op, **args):
+    return RULES.apply(state, MODERATOR, Action(verb=op, args=args), FixedDice([]))
+
+
+def replays(state, op, **args):
+    """The edit gives the same state through apply and through replay_step."""
+    a = Action(verb=op, args=args)
+    one, ev1 = RULES.apply(state, MODERATOR, a, FixedDice([]))
+    two, ev2 = RULES.replay_step(state, MODERATOR, a, FixedDice([]))
+    assert one.model_dump_json() == two.model_dump_json()
+    assert [e.text for e in ev1] == [e.text for e in ev2]
+    return one, ev1
+
+
+def test_mod_edit_place_remove_change_a_child():
+    s = position("B1 Stone 0607", "C4 Stone 0507")
+    s2, ev = replays(s, "remove", child="C4")
+    assert ev[0].text == "CHEZ Stone C4 removed from 0507; it goes under CHEZ's Tower"
+    assert s2.child("C4").where == "tower"
+    s3, ev = replays(s2, "place", child="C4", aspect="fog", hex="0508")
+    assert ev[0].text == "CHEZ Fog C4 placed in 0508 from under its Tower"
+    assert s3.child("C4").where == "map" and s3.child("C4").hex == "0508"
+    s4, ev = replays(s3, "change", child="B1", aspect="Blade", hex="0606")
+    assert ev[0].text == "BORG Stone B1 in 0607 now a Blade and moved from 0607 to 0606"
+    assert s4.child("B1").aspect == "Blade" and s4.child("B1").hex == "0606"
+    s5, ev = replays(s4, "remove", child="B1", to="lost")
+    assert "out of play" in ev[0].text and s5.child("B1").where == "lost"
+    # the original states are untouched
+    assert s.child("C4").where == "map" and s4.child("B1").where == "map"
+    assert RULES.legal_actions(s5, "BORG")
+
+
+@pytest.mark.parametrize(
+    ("op", "args", "words"),
+    [
+        ("place", {"child": "B1", "aspect": "Fog", "hex": "0608"}, ["B1 is already on the map in 0607", "op:change"]),
+        ("place", {"child": "B2", "aspect": "Wind", "hex": "0608"}, ["B2", "Stone, Blade or Fog"]),
+        ("place", {"child": "B2", "aspect": "Fog", "hex": "9999"}, ["B2", "9999", "hex of the OneWorld map"]),
+        ("place", {"child": "X9", "aspect": "Fog", "hex": "0608"}, ["no Child 'X9'", "B1-B13"]),
+        ("remove", {"child": "B2"}, ["B2 is not on the map", "tower"]),
+        ("remove", {"child": "B1", "to": "moon"}, ["B1", "to:tower", "to:lost"]),
+        ("change", {"child": "B1"}, ["B1", "aspect:", "hex:"]),
+        ("change", {"child": "B1", "aspect": "Stone"}, ["nothing to change"]),
+        ("change", {"child": "B2", "aspect": "Fog"}, ["B2 is not on the map", "op:place"]),
+        ("change", {"child": "B5", "hex": "0607"}, ["0607 already holds 4 BORG", "stacking limit"]),
+        ("rotate", {"child": "B1"}, ["no edit 'rotate'", "op:place"]),
+    ],
+)
+def test_mod_edit_bad_edits_are_refused_and_change_nothing(op, args, words):
+    s = position("B1 Stone 0607", "B3 Stone 0607", "B4 Fog 0607", "B6 Fog 0607", "B5 Blade 0505")
+    before = s.model_dump_json()
+    with pytest.raises(BadArguments) as err:
+        edit(s, op, **args)
+    for w in words:
+        assert w in str(err.value)
+    assert s.model_dump_json() == before
+
+
+def test_mod_edit_is_refused_during_a_combat_and_says_when_it_can_be_made():
+    s = position("B1 Stone 0607", "C1 Fog 0607")
+    s, _ = RULES.apply(s, "BORG", Action(verb="end"), FixedDice([1]))
+    assert s.step == "combat"
+    with pytest.raises(BadArguments) as err:
+        edit(s, "remove", child="C1")
+    assert "combat" in str(err.value) and "next /move prompt" in str(err.value)
+
+
+def test_mod_edit_a_random_playout_continues_after_edits():
+    s = position("B1 Stone 0607", "B2 Blade 0610", "C1 Fog 0614", "C2 Stone 0616")
+    s, _ = edit(s, "place", child="B7", aspect="Fog", hex="0612")
+    s, _ = edit(s, "change", child="C1", hex="0612")
+    s, _ = edit(s, "remove", child="B2")
+    rng = random.Random(3)
+    for n in range(300):
+        prompts = RULES.pending(s)
+        if not prompts:
+            break
+        p = rng.choice(prompts)
+        legal = RULES.legal_actions(s, p.seat)
+        assert legal, f"dead end at {n}: {p.text}"
+        s, _ = RULES.apply(s, p.seat, rng.choice(legal), SeededDice("edit", n))
+
+
+async def test_mod_edit_through_the_console_replays(core: Core, store):
+    async def say(user, line, mod=False):
+        return await core.handle_line(user, "console:#ow", line, is_moderator=mod)
+
+    r = await say("alice", "/game new game:oneworld opponent:bob seed:1")
+    gid = r[0].game_id
+    await say("bob", "/game accept")
+    g = core.live[gid]
+    r = await say("carol", f'/mod edit op:remove child:B1 reason:"too early" game:{gid}', mod=True)
+    assert "movement phase" in "\n".join(x.text for x in r)
+    for _ in range(100):
+        if g.state.step == "move":
+            break
+        seat = RULES.pending(g.state)[0].seat
+        a = sorted(RULES.legal_actions(g.state, seat), key=lambda a: a.verb != "place_all")[0]
+        await say(g.user_of(seat), a.text() + f" game:{gid}")
+    assert g.state.step == "move"
+    child = next(c for c in g.state.children if c.where == "map")
+    r = await say("carol", f'/mod edit op:remove child:{child.id} reason:"set up by mistake" game:{gid}', mod=True)
+    text = "\n".join(x.text for x in r)
+    assert f"{child.id} removed from {child.hex}" in text and "Reason: set up by mistake" in text
+    assert g.state.child(child.id).where == "tower"
+    row = await store.game(gid)
+    replayed, _ = await full_replay(store, row)
+    assert replayed.model_dump_json() == g.state.model_dump_json()
