@@ -23,9 +23,23 @@ MAX_SHOWN = 12
 """At most this many counters are drawn in one hex; the badge counts them all."""
 
 
+SUB_ROOM = 0.94
+"""The width a sub-label may take, as a fraction of its counter's side."""
+LONE = 0.92
+"""The side of a lone counter, as a fraction of the hex size."""
+ARROWHEAD = 0.26
+"""How far a facing arrowhead reaches past its counter's edge, as a fraction of the counter's side."""
+
+
 def counter_width(size: float) -> int:
     """The side of a lone counter in a hex of ``size``."""
-    return round(size * 1.08)
+    return round(size * LONE)
+
+
+def _under_number(w: float) -> float:
+    """How far below the hex centre (a fraction of the hex size) a row of counters ``w`` wide is
+    centred so that a facing arrowhead pointing north ends under the hex number."""
+    return -NUMBER_BAND + ARROWHEAD * w + w / 2
 
 
 # Rows of counters for small stacks, kept side by side so the hex number stays in view.
@@ -77,7 +91,8 @@ def _widest(rows: tuple[int, ...], dy: float, limit: float, ceiling: float = -1.
 def _arrangement(n: int) -> tuple[tuple[int, ...], float, float]:
     if n == 2:
         # Two counters may reach a little over the hex edge: legible counters matter more.
-        return SMALL_ROWS[n], min(0.8, _widest(SMALL_ROWS[n], 0.1, 1.15)), 0.1
+        dy = _under_number(0.8)
+        return SMALL_ROWS[n], min(0.8, _widest(SMALL_ROWS[n], dy, 1.15)), dy
     # Three or more stay inside the hex and under its number (the panel repeats them at full size).
     dy = (-NUMBER_BAND + 0.98 * math.sqrt(3) / 2) / 2
     best = max(_row_tuples(n), key=lambda rows: (round(_widest(rows, dy, 0.98, -NUMBER_BAND), 4), -len(rows)))
@@ -88,7 +103,7 @@ def stack_slots(n: int, size: float) -> list[tuple[float, float, float]]:
     """(dx, dy, width) of each counter of an ``n``-counter stack (at most ``MAX_SHOWN``), from the hex centre."""
     n = min(n, MAX_SHOWN)
     if n <= 1:
-        return [(0.0, 0.1 * size, counter_width(size))]
+        return [(0.0, _under_number(LONE) * size, counter_width(size))]
     rows, w, dy = _arrangement(n)
     g = GAP * w
     top = dy - (len(rows) * w + (len(rows) - 1) * g) / 2
@@ -165,7 +180,7 @@ def _labels(
     if sub:
         f = fit_font(label, w * 0.86, round(w * 0.36), "condensed")
         d.text((x, y - w * 0.13), label, font=f, fill=ink, anchor="mm")
-        fs = fit_font(sub, w * 0.9, round(w * 0.27), "condensed")
+        fs = fit_font(sub, w * SUB_ROOM, round(w * 0.27), "condensed")
         d.text((x, y + w * 0.25), sub, font=fs, fill=ink, anchor="mm")
     else:
         f = fit_font(label, w * 0.86, round(w * 0.42), "condensed")
@@ -175,7 +190,7 @@ def _labels(
 def fitted_sub(sub: str, w: float) -> str:
     """The sub-label as it fits a counter ``w`` px wide at the smallest size: whole, else its last
     word ("SR 3-2-4" -> "3-2-4", the figures), else nothing; never cut off."""
-    room = w * 0.9
+    room = w * SUB_ROOM
     for text in (sub, sub.split()[-1] if sub.split() else ""):
         if fit_font(text, room, round(w * 0.27), "condensed").getlength(text) <= room:
             return text
@@ -231,7 +246,7 @@ def _facing(d: ImageDraw.ImageDraw, x: float, y: float, w: float, facing: int) -
     a = math.radians(DIRECTION_ANGLES[facing % 6])
     dx, dy = math.cos(a), math.sin(a)
     nx, ny = -dy, dx
-    tip = (px + dx * w * 0.26, py + dy * w * 0.26)
+    tip = (px + dx * w * ARROWHEAD, py + dy * w * ARROWHEAD)
     b = w * 0.2
     base1 = (px + nx * b - dx * w * 0.06, py + ny * b - dy * w * 0.06)
     base2 = (px - nx * b - dx * w * 0.06, py - ny * b - dy * w * 0.06)

@@ -138,3 +138,18 @@ def test_the_games_maps_render_within_limits(name):
     assert png.startswith(PNG_SIGNATURE)
     assert len(png) <= MAX_BOARD_BYTES
     assert decode(png).height <= 1600
+
+
+def test_card_draws_each_sides_counters_in_its_colour():
+    from render.style import SIDE_COLOURS
+
+    v = views.combat_card_view()
+    img = decode(render.board(v))
+    bare = decode(render.board(v.model_copy(update={"counters": ()})))
+
+    def count(im, colour):
+        return sum(1 for p in im.convert("RGB").get_flattened_data() if near(p, colour, 12))
+
+    # Two red counters and one blue one at full size, beside the chips of the sides list.
+    assert count(img, SIDE_COLOURS["red"]) - count(bare, SIDE_COLOURS["red"]) > 2 * 1500
+    assert count(img, SIDE_COLOURS["blue"]) - count(bare, SIDE_COLOURS["blue"]) > 1500

@@ -10,6 +10,7 @@ from engine.core.hexes import neighbor, parse_ccrr
 from engine.core.protocol import ArrowView, CounterView, HighlightView, MarkerView
 from render.compose import PANEL_W
 from render.counters import (
+    ARROWHEAD,
     DISRUPTED,
     FACING,
     counter_sprite,
@@ -48,7 +49,8 @@ def test_counter_body_is_in_its_side_colour(plain_map):
     assert pixel(img, (x - w / 2 + 3, y + 1)) == SIDE_COLOURS["red"]
     lay = board_layout(plain_map)
     bx, by = lay.centre(parse_ccrr("0303"))
-    assert pixel(img, (bx - w / 2 + 3, by + lay.size * 0.1 + 1)) == SIDE_COLOURS["blue"]
+    dy = stack_slots(1, lay.size)[0][1]
+    assert pixel(img, (bx - w / 2 + 3, by + dy + 1)) == SIDE_COLOURS["blue"]
 
 
 def test_a_hex_colour_names_a_side(plain_map):
@@ -317,8 +319,9 @@ def test_a_sub_label_is_never_cut_off(w):
     sub = fitted_sub("SR 3-2-4", w)
     assert sub in ("SR 3-2-4", "3-2-4", "")
     if sub:
-        assert fit_font(sub, w * 0.9, round(w * 0.27), "condensed").getlength(sub) <= w * 0.9
+        assert fit_font(sub, w * 0.94, round(w * 0.27), "condensed").getlength(sub) <= w * 0.94
     assert fitted_sub("SR 3-2-4", 24) == "3-2-4"  # the figures rather than nothing
+    assert fitted_sub("W 1d+A", counter_width(34)) == "W 1d+A"  # a lone Chitin counter
     assert fitted_sub("SR 3-2-4", 40) == "SR 3-2-4"
 
 
@@ -381,3 +384,12 @@ def test_the_legend_names_each_marker_kind_once_and_capitalised(plain_map):
     view = view_of(markers=tuple(MarkerView(hex=HEX, kind=k, text="x") for k in kinds))
     labels = [label for label, key, _ in legend_items(view, plain_map) if key[0] == "marker"]
     assert labels == ["Charge placed", "Charges carried", "Charge cache", "Destroyed"]
+
+
+@pytest.mark.parametrize("n", [1, 2])
+@pytest.mark.parametrize("size", [30, 34, 36])
+def test_a_north_facing_arrowhead_ends_under_the_hex_number(n, size):
+    number_bottom = -SQRT3 / 2 * size + 2 + number_font(size).getbbox("1313", anchor="mt")[3] + 2
+    for x, y, w in stack_slots(n, size):
+        _, tip_y = facing_point(x, y, w, 0)
+        assert tip_y - w * ARROWHEAD >= number_bottom - 0.5, (n, size)
