@@ -11,6 +11,7 @@ from engine.core.errors import BadArguments
 from engine.core.protocol import Action, Event, GameConfig, GameRules, Outcome, Prompt, VerbSpec, View
 from engine.core.state import clone as deep_clone
 from engine.games.chitin import dicecombat, explain, flow, movement, results, verbs
+from engine.games.chitin import edit as editing
 from engine.games.chitin.board import DIRS, Index
 from engine.games.chitin.combat import attack_choices, battles, preview, unmet
 from engine.games.chitin.data import scenarios
@@ -322,3 +323,12 @@ class Chitin(GameRules):
     def verbs(self) -> list[VerbSpec]:
         """The commands of Chitin: I."""
         return verbs.VERBS
+
+    def edit_verbs(self) -> list[VerbSpec]:
+        """/mod edit: place, remove or change a counter, or correct a Harvest Chit (in a movement phase)."""
+        return editing.SPECS
+
+    def edit(self, state: BaseModel, action: Action) -> tuple[BaseModel, list[Event]]:
+        """A moderator's correction of the position; see ``edit.edit``."""
+        assert isinstance(state, State)
+        return editing.edit(state, action)
