@@ -20,6 +20,7 @@ from engine.core.protocol import (
     View,
 )
 from engine.games.annihilator import data
+from engine.games.annihilator import edit as editing
 from engine.games.annihilator.explain import canonical, why_not
 from engine.games.annihilator.handlers import handle
 from engine.games.annihilator.legal import STEPS, is_legal_fast, legal
@@ -128,6 +129,14 @@ class AnnihilatorRules(GameRules):
     def verbs(self) -> list[VerbSpec]:
         """The game's commands."""
         return VERBS
+
+    def edit_verbs(self) -> list[VerbSpec]:
+        """/mod edit: place, remove or change a unit, or set a hex marker (in a movement phase)."""
+        return editing.SPECS
+
+    def edit(self, state: BaseModel, action: Action) -> tuple[BaseModel, list[Event]]:
+        """A moderator's correction of the position; see ``edit.edit``."""
+        return editing.edit(cast(State, state), action)
 
     def state_model(self) -> type[BaseModel]:
         return State
