@@ -338,22 +338,32 @@ def draw_pieces(
         h = _parse(mv.hex, game_map)
         if h is not None:
             markers[h].append(mv)
-    for h, mvs in sorted(markers.items()):
-        cx, cy = lay.centre(h)
-        for mv, (dx, dy, r) in zip(mvs, marker_slots(len(mvs), lay.size, h in stacks)):
-            place_marker(img, cx + dx, cy + dy, r, mv)
+    # Markers of a hex with three or more counters go over them: the counters are repeated in
+    # the panel, the markers are not.
+    over_stacks = {h for h in markers if len(stacks.get(h, ())) >= CLOSE_UP}
+    _markers(img, lay, {h: m for h, m in markers.items() if h not in over_stacks}, stacks)
     # Move trails go under the counters so they never hide a unit; attacks go on top.
     under = [av for av in view.arrows if av.kind in UNDER_COUNTERS]
     over = [av for av in view.arrows if av.kind not in UNDER_COUNTERS]
     _arrows(d, lay, game_map, under)
     for h, cvs in sorted(stacks.items()):
         draw_stack(img, lay, h, cvs, view.sides)
+    _markers(img, lay, {h: markers[h] for h in over_stacks}, stacks)
     # The number of every hex a piece covers is drawn again on top, on a light halo.
     covered = {h for h, _ in lit} | set(markers) | set(stacks)
     for h in sorted(covered):
         cx, cy = lay.centre(h)
         place_number(img, cx, cy - lay.half_height + 2, lay.size, format_ccrr(h))
     _arrows(d, lay, game_map, over)
+
+
+def _markers(
+    img: Image.Image, lay: Layout, markers: dict[Hex, list], stacks: dict[Hex, list[CounterView]]
+) -> None:
+    for h, mvs in sorted(markers.items()):
+        cx, cy = lay.centre(h)
+        for mv, (dx, dy, r) in zip(mvs, marker_slots(len(mvs), lay.size, h in stacks)):
+            place_marker(img, cx + dx, cy + dy, r, mv)
 
 
 def _arrows(d: ImageDraw.ImageDraw, lay: Layout, game_map: GameMap, arrows: list[ArrowView]) -> None:

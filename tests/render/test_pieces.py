@@ -393,3 +393,20 @@ def test_a_north_facing_arrowhead_ends_under_the_hex_number(n, size):
     for x, y, w in stack_slots(n, size):
         _, tip_y = facing_point(x, y, w, 0)
         assert tip_y - w * ARROWHEAD >= number_bottom - 0.5, (n, size)
+
+
+def test_a_marker_beside_a_big_stack_is_drawn_over_its_counters(plain_map):
+    from render.overlays import marker_slots
+
+    cvs = tuple(_counter(side="B", label=f"U{i}", sub="") for i in range(9))
+    mv = MarkerView(hex=HEX, kind="charges", text="A5: 1")
+    img = render(view_of(counters=cvs, markers=(mv,)), plain_map)
+    bare = render(view_of(counters=cvs), plain_map)
+    lay = board_layout(plain_map)
+    cx, cy = lay.centre(parse_ccrr(HEX))
+    ((dx, dy, r),) = marker_slots(1, lay.size, True)
+    # Along the middle of the marker's tag, where the bare stack shows a counter, the tag shows.
+    row = [(cx + dx + k, cy + dy - 3) for k in range(-12, 13)]
+    under = [p for p in row if near(pixel(bare, p), SIDE_COLOURS["blue"], 10)]
+    assert under
+    assert not any(near(pixel(img, p), SIDE_COLOURS["blue"], 40) for p in under)
