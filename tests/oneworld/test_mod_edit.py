@@ -36,6 +36,9 @@ def test_mod_edit_place_remove_change_a_child():
     s3, ev = replays(s2, "place", child="C4", aspect="fog", hex="0508")
     assert ev[0].text == "CHEZ Fog C4 placed in 0508 from under its Tower"
     assert s3.child("C4").where == "map" and s3.child("C4").hex == "0508"
+    assert "C4" not in s3.moved  # CHEZ is not moving: C4 moves in CHEZ's turn
+    s3b, _ = replays(s3, "place", child="B9", aspect="Stone", hex="0609")
+    assert "B9" in s3b.moved and not [a for a in RULES.legal_actions(s3b, "BORG") if a.args.get("child") == "B9"]
     s4, ev = replays(s3, "change", child="B1", aspect="Blade", hex="0606")
     assert ev[0].text == "BORG Stone B1 in 0607 now a Blade and moved from 0607 to 0606"
     assert s4.child("B1").aspect == "Blade" and s4.child("B1").hex == "0606"
@@ -59,6 +62,9 @@ def test_mod_edit_place_remove_change_a_child():
         ("change", {"child": "B1", "aspect": "Stone"}, ["nothing to change"]),
         ("change", {"child": "B2", "aspect": "Fog"}, ["B2 is not on the map", "op:place"]),
         ("change", {"child": "B5", "hex": "0607"}, ["0607 already holds 4 BORG", "stacking limit"]),
+        ("place", {"child": "B2", "aspect": "Fog", "hex": "0702"}, ["0702 holds BORG's god", "rule 7.3"]),
+        ("change", {"child": "B1", "hex": "0720"}, ["0720 holds CHEZ's god", "accosting", "10.4"]),
+        ("change", {"child": "B1", "hex": "0111"}, ["0111 is BORG's Tower of Balance", "5.5"]),
         ("rotate", {"child": "B1"}, ["no edit 'rotate'", "op:place"]),
     ],
 )

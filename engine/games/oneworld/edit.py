@@ -17,7 +17,7 @@ PLACES = {"tower": "goes under {side}'s Tower", "lost": "is lost in Chaos Itself
 SPECS = [
     VerbSpec(
         verb="place",
-        help="put a Child that is under its Tower or lost back on the map",
+        help="put a Child that is under its Tower or lost back on the map (it moves from its side's next turn)",
         args=(
             ArgSpec(name="child", help="the Child's id: B1-B13 (BORG) or C1-C13 (CHEZ)"),
             ArgSpec(name="aspect", help="Stone, Blade or Fog"),
@@ -75,6 +75,13 @@ def _hex(state: State, action: Action, child: Child, ignore: str = "") -> str:
     if h is None:
         raise BadArguments(f"{child.id} cannot go to '{text or '?'}': name a hex of the OneWorld map, e.g. 0507")
     name = board().name(h)
+    towers = {t: seat for seat, t in state.tower_hex.items() if t}
+    if name in towers:
+        raise BadArguments(f"{name} is {towers[name]}'s Tower of Balance: no being may stand in it (rule 5.5)")
+    gods = {g: seat for seat, g in state.god_hex.items() if g}
+    if name in gods:
+        why = "its own god (rule 7.3)" if gods[name] == child.side else "the enemy god, reached only by accosting it (rule 10.4)"
+        raise BadArguments(f"{name} holds {gods[name]}'s god: {child.id} cannot be put in the hex of {why}")
     here = sum(1 for c in state.in_hex(name) if c.side == child.side and c.id != ignore)
     if here >= state.stacking:
         raise BadArguments(
@@ -106,6 +113,7 @@ def edit(state: State, action: Action) -> tuple[State, list[Event]]:
         raise BadArguments(f"OneWorld has no edit '{action.verb}': {USAGE}")
     _check_step(state)
     child = _child(state, action)
+    moved = state.moved
     who = f"{child.side} {child.aspect} {child.id}"
     if action.verb == "place":
         if child.where == "map":
@@ -113,6 +121,8 @@ def edit(state: State, action: Action) -> tuple[State, list[Event]]:
         aspect = _aspect(action, child)
         name = _hex(state, action, child)
         new_child = child.model_copy(update={"where": "map", "hex": name, "aspect": aspect})
+        if child.side == state.active and child.id not in state.moved:
+            moved = state.moved + (child.id,)  # it moves from its side's next turn, as a reinforcement does
         came = "from under its Tower" if child.where == "tower" else f"(it was {child.where})"
         text = f"{child.side} {aspect} {child.id} placed in {name} {came}"
         hexes: tuple[str, ...] = (name,)
@@ -142,5 +152,5 @@ def edit(state: State, action: Action) -> tuple[State, list[Event]]:
             parts.append(f"moved from {child.hex} to {name}")
         text = f"{who} in {child.hex} " + " and ".join(parts)
         hexes = tuple(dict.fromkeys((child.hex, name)))
-    new = fork(state, children=replace_children(state, {child.id: new_child}))
+    new = fork(state, children=replace_children(state, {child.id: new_child}), moved=moved)
     return new, [Event(kind="edit", text=text, hexes=hexes)]
