@@ -78,6 +78,12 @@ def test_mod_edit_bad_edits_are_refused_and_change_nothing(op, args, words):
     assert s.model_dump_json() == before
 
 
+def test_mod_edit_remove_without_towers_says_the_child_does_not_come_back():
+    s = position("B1 Stone 0607", options={"tower_elimination": True})
+    s2, ev = replays(s, "remove", child="B1")
+    assert ev[0].text == "BORG Stone B1 removed from 0607; it is out of play (this game has no Towers of Balance: it will not come back)"
+
+
 def test_mod_edit_is_refused_during_a_combat_and_says_when_it_can_be_made():
     s = position("B1 Stone 0607", "C1 Fog 0607")
     s, _ = RULES.apply(s, "BORG", Action(verb="end"), FixedDice([1]))

@@ -27,7 +27,7 @@ SPECS = [
     VerbSpec(
         verb="remove",
         help="take a Child off the map: to:tower puts it under its side's Tower (it may come back as a "
-        "reinforcement), to:lost puts it out of play",
+        "reinforcement; with no Towers it stays out of play), to:lost puts it out of play",
         args=(
             ArgSpec(name="child", help="the Child's id, e.g. C4"),
             ArgSpec(name="to", help="tower (the default) or lost", required=False),
@@ -133,7 +133,10 @@ def edit(state: State, action: Action) -> tuple[State, list[Event]]:
         if to not in PLACES:
             raise BadArguments(f"{who} can go to:tower (under {child.side}'s Tower) or to:lost (out of play), not '{to}'")
         new_child = child.model_copy(update={"where": to, "hex": ""})
-        text = f"{who} removed from {child.hex}; it {PLACES[to].format(side=child.side)}"
+        fate = PLACES[to].format(side=child.side)
+        if to == "tower" and not state.options.towers:
+            fate = "is out of play (this game has no Towers of Balance: it will not come back)"
+        text = f"{who} removed from {child.hex}; it {fate}"
         hexes = (child.hex,)
     else:
         if child.where != "map":
