@@ -11,7 +11,17 @@ from pydantic import BaseModel
 from engine.combat.assault import MODIFIERS, WEAPONS, Assault, Figure, check_assault, resolve_assault
 from engine.core.dice import Dice
 from engine.core.errors import BadArguments, IllegalAction
-from engine.core.protocol import Action, Event, GameConfig, GameRules, Outcome, Prompt, VerbSpec, View
+from engine.core.protocol import (
+    Action,
+    CounterView,
+    Event,
+    GameConfig,
+    GameRules,
+    Outcome,
+    Prompt,
+    VerbSpec,
+    View,
+)
 from engine.games.resolve import options as opt
 
 OUT_OF_FIGHT = {
@@ -196,6 +206,7 @@ class AssaultGame(GameRules):
             phase="close assault",
             active=active,
             sides=sides,
+            counters=_figure_counters(state),
             caption=tuple(lines),
         )
 
@@ -236,6 +247,22 @@ def _resolve(state: AssaultState, dice: Dice) -> Assault:
         opportunity_fire=state.opportunity_fire,
         defender_has_fired=state.defender_fired,
     )
+
+
+_FATE_WORD = {"fights_on": "fights", "broken": "broken", "killed_or_captured": "taken", "forced_back": "back",
+              "killed": "killed", "fell_back": "fell back", "shot_down": "shot"}
+
+
+def _figure_counters(state: AssaultState) -> tuple[CounterView, ...]:
+    """Each figure as a counter for the card: its id, weapon factor and, after the round, its fate."""
+    fates = state.result.fates if state.result is not None else {}
+    out = []
+    for seat, figures in (("attacker", state.attackers), ("defender", state.defenders)):
+        for f in figures:
+            fate = fates.get(f.id)
+            sub = _FATE_WORD[fate] if fate else f"{f.weapon:+d}"
+            out.append(CounterView(hex="", side=seat, label=f.id, sub=sub, id=f.id))
+    return tuple(out)
 
 
 def _roster(label: str, figures: list[Figure]) -> str:

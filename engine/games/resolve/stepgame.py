@@ -30,6 +30,7 @@ from engine.core.errors import BadArguments, IllegalAction
 from engine.core.protocol import (
     Action,
     ArgSpec,
+    CounterView,
     Event,
     GameConfig,
     GameRules,
@@ -257,6 +258,7 @@ class StepDiceGame(GameRules):
             phase=phase,
             active=active,
             sides=sides,
+            counters=_counters(ex),
             caption=tuple(lines),
         )
 
@@ -328,6 +330,16 @@ def _attacker_text(ex: Exchange) -> str:
     if ex.attacker_can_retreat:
         text += f", or retreat taking {reduced_hits(hits, retreat_count(ex.attacker, ex.options))}"
     return text
+
+
+def _counters(ex: Exchange) -> tuple[CounterView, ...]:
+    """Each side's units as counters for the card: id, strength left, armor or soft."""
+    out = []
+    for seat, stack in (("attacker", ex.attacker), ("defender", ex.defender)):
+        for u in stack.units:
+            kind = " armor" if u.extra_defence else (" soft" if u.soft else "")
+            out.append(CounterView(hex="", side=seat, label=u.id, sub=f"{u.strength}{kind}", id=u.id))
+    return tuple(out)
 
 
 def _forces(ex: Exchange) -> str:

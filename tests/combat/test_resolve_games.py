@@ -1,0 +1,16 @@
+
+
+def test_the_stand_alone_cards_show_each_sides_units_as_counters():
+    from engine.core import registry
+    from engine.core.dice import SeededDice
+    from engine.core.protocol import GameConfig, Player
+
+    for name, opts in (("dice", {"attack": "4,4", "defence": "3"}),
+                       ("assault", {"attackers": "Bug1/teeth=4,Bug2/teeth=4", "defenders": "Marine/3"})):
+        rules = registry.get(name)
+        cfg = GameConfig(game=name, options=opts, players=(Player(seat="attacker", name="a"),
+                                                             Player(seat="defender", name="d")))
+        view = rules.view(rules.setup(cfg, SeededDice("c", 0)), None)
+        by_side = {s: [c.label for c in view.counters if c.side == s] for s in ("attacker", "defender")}
+        assert by_side["attacker"] and by_side["defender"], name
+        assert len(by_side["attacker"]) == 2
