@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from bot.core import Core
 from bot.live import full_replay
-from engine.core.dice import FixedDice, SeededDice
+from engine.core.dice import FixedDice
 from engine.core.errors import BadArguments
 from engine.core.protocol import MODERATOR, Action
 from tests.annihilator.helpers import RULES, A, M, position
+from tests.support.playout import play_on
 
 
 def edit(state, op, **args):
@@ -131,15 +130,7 @@ def test_mod_edit_a_random_playout_continues_after_edits():
     s, _ = edit(s, "change", unit="A1", hex="0310", disrupted="yes")
     s, _ = edit(s, "marker", hex="0411", marker="clear")
     s, _ = edit(s, "remove", unit="R2")
-    rng = random.Random(7)
-    for n in range(400):
-        prompts = RULES.pending(s)
-        if not prompts:
-            break
-        p = rng.choice(prompts)
-        legal = RULES.legal_actions(s, p.seat)
-        assert legal, f"dead end at {n}: {p.text}"
-        s, _ = RULES.apply(s, p.seat, rng.choice(legal), SeededDice("edit", n))
+    play_on(RULES, s, seed=7, actions=400)
 
 
 async def test_mod_edit_through_the_console_replays(core: Core, store):

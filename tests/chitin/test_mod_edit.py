@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from bot.core import Core
 from bot.live import full_replay
-from engine.core.dice import FixedDice, SeededDice
+from engine.core.dice import FixedDice
 from engine.core.errors import BadArguments
 from engine.core.protocol import MODERATOR, Action
 from engine.games.chitin.state import Chit
 from tests.chitin.positions import RULES, act, begin, nb, position, put
+from tests.support.playout import play_on
 
 
 def edit(state, op, **args):
@@ -121,15 +120,7 @@ def test_mod_edit_a_random_playout_continues_after_edits():
     s, _ = edit(s, "place", side="Blue", type="GT", units="2", hex=nb("0608", "S"))
     s, _ = edit(s, "change", unit="R1", facing="S", disrupted="yes")
     s, _ = edit(s, "remove", unit="R2")
-    rng = random.Random(5)
-    for n in range(400):
-        prompts = RULES.pending(s)
-        if not prompts:
-            break
-        p = rng.choice(prompts)
-        legal = RULES.legal_actions(s, p.seat)
-        assert legal, f"dead end at {n}: {p.text}"
-        s, _ = RULES.apply(s, p.seat, rng.choice(legal), SeededDice("edit", n))
+    play_on(RULES, s, seed=5, actions=400)
 
 
 async def test_mod_edit_through_the_console_replays(core: Core, store):

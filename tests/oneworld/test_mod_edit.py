@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from bot.core import Core
 from bot.live import full_replay
-from engine.core.dice import FixedDice, SeededDice
+from engine.core.dice import FixedDice
 from engine.core.errors import BadArguments
 from engine.core.protocol import MODERATOR, Action
 from tests.oneworld.positions import RULES, position
+from tests.support.playout import play_on
 
 
 def edit(state, op, **args):
@@ -98,15 +97,7 @@ def test_mod_edit_a_random_playout_continues_after_edits():
     s, _ = edit(s, "place", child="B7", aspect="Fog", hex="0612")
     s, _ = edit(s, "change", child="C1", hex="0612")
     s, _ = edit(s, "remove", child="B2")
-    rng = random.Random(3)
-    for n in range(300):
-        prompts = RULES.pending(s)
-        if not prompts:
-            break
-        p = rng.choice(prompts)
-        legal = RULES.legal_actions(s, p.seat)
-        assert legal, f"dead end at {n}: {p.text}"
-        s, _ = RULES.apply(s, p.seat, rng.choice(legal), SeededDice("edit", n))
+    play_on(RULES, s, seed=3, actions=300)
 
 
 async def test_mod_edit_through_the_console_replays(core: Core, store):

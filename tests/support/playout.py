@@ -48,3 +48,18 @@ def playout(
         verbs[action.verb] = verbs.get(action.verb, 0) + 1
         state, _ = rules.apply(state, prompt.seat, action, SeededDice(f"seed{seed}", n))
     return PlayoutResult(rules.outcome(state), max_actions, True, verbs=verbs)
+
+
+def play_on(rules: GameRules, state, seed: int, actions: int):  # type: ignore[no-untyped-def]
+    """Random legal play from ``state`` for up to ``actions`` actions; fails on a dead end. Returns the state."""
+    rng = random.Random(seed)
+    for n in range(actions):
+        prompts = rules.pending(state)
+        if not prompts:
+            break
+        p = rng.choice(prompts)
+        legal = rules.legal_actions(state, p.seat)
+        if not legal:
+            raise DeadEnd(f"dead end after {n} actions: {p.seat} must '{p.text}' but has no legal answer")
+        state, _ = rules.apply(state, p.seat, rng.choice(legal), SeededDice(f"play-on{seed}", n))
+    return state
