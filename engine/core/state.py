@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import types
+import typing
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -10,6 +12,26 @@ from pydantic import BaseModel
 T = TypeVar("T")
 _ATOMS = frozenset((str, int, float, bool, type(None), bytes))
 _set = object.__setattr__
+_FLAT: dict[type, bool] = {}
+
+
+def _atom_type(tp: Any) -> bool:
+    """Whether every value of annotation ``tp`` is immutable: atoms, literals, optional or tuples of them."""
+    if tp in _ATOMS or tp is type(None):
+        return True
+    origin = typing.get_origin(tp)
+    if origin is typing.Literal:
+        return True
+    if origin in (typing.Union, types.UnionType):
+        return all(_atom_type(a) for a in typing.get_args(tp))
+    if origin is tuple:
+        return all(a is Ellipsis or _atom_type(a) for a in typing.get_args(tp))
+    return False
+
+
+def _all_atoms(cls: type[BaseModel]) -> bool:
+    return cls.model_config.get("extra") != "allow" and all(
+        _atom_type(f.annotation) for f in cls.model_fields.values())
 
 
 def clone(obj: T) -> T:
@@ -31,7 +53,13 @@ def _clone(x: Any) -> Any:
         return [v if type(v) in _ATOMS else _clone(v) for v in x]
     if isinstance(x, BaseModel):
         new = object.__new__(t)
-        fields = {k: v if type(v) in _ATOMS else _clone(v) for k, v in x.__dict__.items()}
+        flat = _FLAT.get(t)
+        if flat is None:
+            flat = _FLAT[t] = _all_atoms(t)
+        if flat:
+            fields = x.__dict__.copy()  # every field holds an atom (or a tuple of atoms): nothing to copy deeper
+        else:
+            fields = {k: v if type(v) in _ATOMS else _clone(v) for k, v in x.__dict__.items()}
         _set(new, "__dict__", fields)
         _set(new, "__pydantic_fields_set__", set(x.__pydantic_fields_set__))
         extra = x.__pydantic_extra__

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.core.state import clone as deep_clone
 from engine.games.annihilator import data
 
 
@@ -104,7 +105,7 @@ class State(BaseModel):
     def clone(self) -> State:
         """A copy safe to change: units and containers are copied, frozen records shared."""
         new = self.model_copy()
-        new.units = {k: u.model_copy() for k, u in self.units.items()}
+        new.units = deep_clone(self.units)
         new.markers = dict(self.markers)
         new.caches = dict(self.caches)
         for name in ("destroyed", "impacts", "orders", "charges", "fresh", "fought", "marks", "last_marks", "repaired"):
