@@ -91,7 +91,7 @@ def _walk(state: State, u: Unit, path: tuple[str, ...], cost: float, dice: Dice,
                 break  # disrupted or eliminated: it moves no further
     if u.alive and not u.disrupted:
         u.mp = max(0.0, u.mp - cost)
-        if Board(state).enemy_in(u.hex, u.side):
+        if any(o.side != u.side for o in state.at(u.hex)):
             u.mp = 0.0  # 5.4: entering a hex with enemy units ends the move
     u.arrived = u.alive
     state.marks.append(Mark(hex=start, kind="moved"))
