@@ -261,3 +261,12 @@ async def test_clock_choices_keep_what_was_typed():
     assert [c.value for c in await ac.clocks(None, "")] == list(ac.CLOCKS)
     assert [c.value for c in await ac.clocks(None, "36h")] == ["36h"]
     assert [c.value for c in await ac.clocks(None, "7")] == ["7", "72h", "7d"]
+
+
+async def test_game_replay_posts_an_animated_gif_in_the_thread(hive):
+    gid = await started(hive)
+    i = mock_interaction(hive)
+    await hive.run(i, "game replay", {"game": str(gid)})
+    post = next(k for k in sends(hive) if k.get("files") and k["files"][0].filename.endswith("replay.gif"))
+    assert post["files"][0].filename == f"game-{gid}-replay.gif"
+    assert post["files"][0].fp.read().startswith(b"GIF8")
