@@ -11,6 +11,7 @@ from discord import app_commands
 from bot.discord import autocomplete as ac
 from bot.discord.convert import ALERTS_KEY, MOD_ROLE_KEY, args_of, guild_key
 from bot.discord.dynamic import Option, make_command
+from bot.discord.forms import AssaultForm
 from bot.discord.hive import hive_of
 from engine.core import registry
 
@@ -118,7 +119,15 @@ def resolver(name: str, description: str) -> app_commands.Command:
         if isinstance(opponent, discord.abc.User):
             hive_of(interaction).remember(opponent)
             args["opponent_name"] = opponent.display_name
-        await hive_of(interaction).run(interaction, f"resolve {name}", extra | args)
+        args = extra | args
+        if name == "assault" and not (args.get("attackers") and args.get("defenders")):
+            # The figures are asked for in a form, one a line, rather than as one long option.
+            async def start(i: discord.Interaction, filled: dict[str, str]) -> None:
+                await hive_of(i).run(i, "resolve assault", filled)
+
+            await interaction.response.send_modal(AssaultForm(args, start))
+            return
+        await hive_of(interaction).run(interaction, f"resolve {name}", args)
 
     return make_command(name, description, options, handler)
 
