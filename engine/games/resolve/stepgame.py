@@ -126,6 +126,9 @@ def parse_step_options(options: Mapping[str, Any]) -> StepOptions:
     fields["stacking_limit"] = opt.number(options, "stacking_limit", 0, 0, 99)
     if fields["stacking"] != "none" and fields["stacking_limit"] < 1:
         raise BadArguments(f"stacking:{fields['stacking']} needs stacking_limit, a number from 1 to 99")
+    if fields["stacking"] == "none" and fields["stacking_limit"]:
+        raise BadArguments("stacking_limit counts something only with stacking:units or stacking:strength; "
+                           "add one of them, or leave stacking_limit out")
     return StepOptions.model_validate(fields)
 
 
