@@ -12,6 +12,7 @@ from engine.core.protocol import MODERATOR, Action
 from engine.games.chitin.state import Chit
 from tests.chitin.positions import RULES, act, begin, nb, position, put
 from tests.support.playout import play_on
+from tests.support.table import open_table
 
 
 def edit(state, op, **args):
@@ -124,13 +125,8 @@ def test_mod_edit_a_random_playout_continues_after_edits():
 
 
 async def test_mod_edit_through_the_console_replays(core: Core, store):
-    async def say(user, line, mod=False):
-        return await core.handle_line(user, "console:#ch", line, is_moderator=mod)
-
-    r = await say("alice", "/game new game:chitin opponent:bob scenario:learning seed:2")
-    gid = r[0].game_id
-    await say("bob", "/game accept")
-    g = core.live[gid]
+    g, say = await open_table(core, "console:#ch", "game:chitin scenario:learning seed:2")
+    gid = g.id
     r = await say("carol", f'/mod edit op:chit chit:A value:9 reason:"too early" game:{gid}', mod=True)
     assert "set up" in "\n".join(x.text for x in r)
     for _ in range(50):

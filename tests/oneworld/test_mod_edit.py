@@ -11,6 +11,7 @@ from engine.core.errors import BadArguments
 from engine.core.protocol import MODERATOR, Action
 from tests.oneworld.positions import RULES, position
 from tests.support.playout import play_on
+from tests.support.table import open_table
 
 
 def edit(state, op, **args):
@@ -101,13 +102,8 @@ def test_mod_edit_a_random_playout_continues_after_edits():
 
 
 async def test_mod_edit_through_the_console_replays(core: Core, store):
-    async def say(user, line, mod=False):
-        return await core.handle_line(user, "console:#ow", line, is_moderator=mod)
-
-    r = await say("alice", "/game new game:oneworld opponent:bob seed:1")
-    gid = r[0].game_id
-    await say("bob", "/game accept")
-    g = core.live[gid]
+    g, say = await open_table(core, "console:#ow", "game:oneworld seed:1")
+    gid = g.id
     r = await say("carol", f'/mod edit op:remove child:B1 reason:"too early" game:{gid}', mod=True)
     assert "movement phase" in "\n".join(x.text for x in r)
     for _ in range(100):

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from engine.core.dice import FixedDice, SeededDice
 from engine.core.errors import IllegalAction, RuleError
 from engine.core.protocol import Action, GameConfig
+from engine.games.oneworld.verbs import SPECS
 from tests.oneworld.positions import PLAYERS, RULES
 
 HEXES = ["0101", "0606", "0702", "0111", "1321", "0710", "9999", "07", ""]
@@ -33,24 +34,7 @@ WORDS = [
 
 
 def _random_action(rng: random.Random) -> Action:
-    verb = rng.choice(
-        [
-            "order",
-            "defend",
-            "tower",
-            "gods",
-            "place",
-            "place_all",
-            "done",
-            "move",
-            "transform",
-            "flee",
-            "end",
-            "fight",
-            "aspects",
-            "aspect",
-        ]
-    )
+    verb = rng.choice([v.verb for v in SPECS])
     names = [
         "setup",
         "end",
