@@ -29,6 +29,16 @@ def extra_options(text: str | None) -> dict[str, str]:
     return out
 
 
+def game_only(group: app_commands.Group, name: str, description: str) -> None:
+    """``/<group> <name> [game]``: a command whose only argument is which game."""
+
+    @group.command(name=name, description=description)
+    @app_commands.describe(game=GAME_ID)
+    @app_commands.autocomplete(game=ac.game_ids)
+    async def cb(interaction: discord.Interaction, game: str | None = None) -> None:
+        await hive_of(interaction).run(interaction, f"{group.name} {name}", args_of(game=game))
+
+
 def build_game() -> app_commands.Group:
     """The /game group."""
     game = app_commands.Group(name="game", description="Challenge, follow and leave hex wargames")
@@ -52,11 +62,7 @@ def build_game() -> app_commands.Group:
         await hive_of(interaction).run(interaction, "game new", extra_options(options) | args)
 
     def simple(name: str, description: str) -> None:
-        @game.command(name=name, description=description)
-        @app_commands.describe(game=GAME_ID)
-        @app_commands.autocomplete(game=ac.game_ids)
-        async def cb(interaction: discord.Interaction, game: str | None = None) -> None:
-            await hive_of(interaction).run(interaction, f"game {name}", args_of(game=game))
+        game_only(game, name, description)
 
     simple("accept", "Accept a challenge")
     simple("decline", "Decline a challenge (or withdraw your own)")
@@ -145,11 +151,7 @@ def build_mod() -> app_commands.Group:
             await hive_of(interaction).run(interaction, f"mod {name}", args_of(game=game, reason=reason))
 
     def lookup(name: str, description: str) -> None:
-        @mod.command(name=name, description=description)
-        @app_commands.describe(game=GAME_ID)
-        @app_commands.autocomplete(game=ac.game_ids)
-        async def cb(interaction: discord.Interaction, game: str | None = None) -> None:
-            await hive_of(interaction).run(interaction, f"mod {name}", args_of(game=game))
+        game_only(mod, name, description)
 
     plain("pause", "Stop a game: no orders, clock stopped")
     plain("resume", "Let a paused game go on")
