@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import sqlite3
+import struct
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -39,6 +41,8 @@ class GameRow:
     created_by: str
     created_at: str
     updated_at: str
+    community: str = ""
+    """The community the game was created in (``guild:<id>`` on Discord, ``console`` locally)."""
 
     @property
     def settings_dict(self) -> dict[str, Any]:
@@ -64,6 +68,48 @@ class SecretRow:
     nonce: str
     commitment: str
     revealed_at: int | None
+    closed_at: int | None = None
+    """The action after which no secret decision waited any more (the choice's phase was over)."""
+
+
+class StoreError(Exception):
+    """A database that cannot be used; ``str()`` is one line saying what is wrong, where, and what to do."""
+
+
+RESTORE_HINT = "restore it from a copy made with `hexhive db backup`"
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def check_file(path: Path, *, allow_empty: bool = False) -> None:
+    """Refuse at once a file that cannot be our database, before SQLite is asked to open it.
+
+    A missing file is fine (a new database is made); an empty one is refused unless
+    ``allow_empty``, since an empty file where a database should be means something went wrong.
+    """
+    if not path.exists():
+        if not path.parent.is_dir():
+            raise StoreError(f"the folder {path.parent} of the database {path} does not exist")
+        return
+    if path.is_dir():
+        raise StoreError(f"{path} is a folder, not a database file; set HEXHIVE_DATABASE to a file")
+    try:
+        with path.open("rb") as f:
+            head = f.read(100)
+        size = path.stat().st_size
+    except OSError as exc:
+        raise StoreError(f"the database {path} cannot be read ({exc.strerror})") from None
+    if size == 0:
+        if allow_empty:
+            return
+        raise StoreError(f"the database {path} is an empty file (0 bytes), not a hexhive database; "
+                         f"{RESTORE_HINT}, or start with --create-db to make a new one in it")
+    if len(head) < 100 or not head.startswith(SQLITE_HEADER):
+        raise StoreError(f"{path} is not an SQLite database (its header is wrong); {RESTORE_HINT}")
+    page_size = struct.unpack(">H", head[16:18])[0]
+    page_size = 65536 if page_size == 1 else page_size
+    change, pages, valid_for = (struct.unpack(">I", head[i:i + 4])[0] for i in (24, 28, 92))
+    if pages and change == valid_for and size < pages * page_size:
+        raise StoreError(f"the database {path} is truncated ({size} bytes of {pages * page_size}); {RESTORE_HINT}")
 
 
 def migrations() -> list[tuple[int, str, str]]:
@@ -87,16 +133,34 @@ class Store:
         self._tx_lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
-        """Open (creating if need be) and migrate the database at ``path``."""
-        db = await aiosqlite.connect(str(path), isolation_level=None)
-        db.row_factory = aiosqlite.Row
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA synchronous=FULL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
-        store = cls(db, str(path))
-        await store.migrate()
+    async def open(cls, path: str | Path, *, allow_empty: bool = False) -> Store:
+        """Open (creating if need be) and migrate the database at ``path``.
+
+        Raises ``StoreError`` at once, with the connection closed, when the file is not a
+        sound database of ours: empty, truncated, not SQLite, damaged, read-only, or not migratable.
+        """
+        p = Path(path)
+        check_file(p, allow_empty=allow_empty)
+        try:
+            db = await aiosqlite.connect(str(p), isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"the database {p} cannot be opened ({exc}); {RESTORE_HINT}") from None
+        try:
+            db.row_factory = aiosqlite.Row
+            await db.execute("PRAGMA busy_timeout=5000")
+            await db.execute("PRAGMA journal_mode=WAL")
+            await db.execute("PRAGMA synchronous=FULL")
+            await db.execute("PRAGMA foreign_keys=ON")
+            async with db.execute("SELECT count(*) FROM sqlite_master") as cur:
+                await cur.fetchone()
+            store = cls(db, str(p))
+            await store.migrate()
+        except (sqlite3.Error, RuntimeError) as exc:
+            await db.close()
+            raise StoreError(_open_problem(p, exc)) from None
+        except BaseException:
+            await db.close()
+            raise
         return store
 
     async def close(self) -> None:
@@ -148,13 +212,14 @@ class Store:
 
     async def insert_game(
         self, *, place: str, parent: str, game: str, config: str, status: str, seed: str,
-        seed_public: bool, setup_rolls: str, settings: str, created_by: str, now: str,
+        seed_public: bool, setup_rolls: str, settings: str, created_by: str, now: str, community: str = "",
     ) -> int:
         """A new game row, with its first branch; returns the game id."""
         cur = await self.db.execute(
             "INSERT INTO games(place, parent, game, config, status, seed, seed_public, setup_rolls, branch,"
-            " settings, created_by, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,1,?,?,?,?)",
-            (place, parent, game, config, status, seed, int(seed_public), setup_rolls, settings, created_by, now, now),
+            " settings, created_by, created_at, updated_at, community) VALUES (?,?,?,?,?,?,?,?,1,?,?,?,?,?)",
+            (place, parent, game, config, status, seed, int(seed_public), setup_rolls, settings, created_by, now, now,
+             community),
         )
         game_id = cur.lastrowid
         assert game_id is not None
@@ -229,6 +294,21 @@ class Store:
                 for r in await cur.fetchall()
             ]
 
+    async def actions_at(self, game_id: int, branch: int, seqs: list[int]) -> list[ActionRow]:
+        """Only the actions numbered ``seqs`` of a branch, in order."""
+        if not seqs:
+            return []
+        marks = ",".join("?" * len(seqs))
+        async with self.db.execute(
+            f"SELECT * FROM actions WHERE game_id = ? AND branch = ? AND seq IN ({marks}) ORDER BY seq",
+            (game_id, branch, *seqs),
+        ) as cur:
+            return [
+                ActionRow(r["seq"], r["seat"], r["user"], r["action"], r["rolls"], r["dice_key"], r["dice_seq"],
+                          bool(r["secret"]), r["created_at"])
+                for r in await cur.fetchall()
+            ]
+
     async def fork(self, game_id: int, from_branch: int, at_seq: int, dice_key: str, reason: str, now: str) -> int:
         """A new branch holding the first ``at_seq`` actions of ``from_branch``; the game moves onto it."""
         async with self.db.execute("SELECT MAX(branch) FROM branches WHERE game_id = ?", (game_id,)) as cur:
@@ -246,13 +326,17 @@ class Store:
             (new, game_id, from_branch, at_seq),
         )
         await self.db.execute(
-            "INSERT INTO secrets(game_id, branch, seq, nonce, commitment, revealed_at)"
-            " SELECT game_id, ?, seq, nonce, commitment, revealed_at FROM secrets"
+            "INSERT INTO secrets(game_id, branch, seq, nonce, commitment, revealed_at, closed_at)"
+            " SELECT game_id, ?, seq, nonce, commitment, revealed_at, closed_at FROM secrets"
             " WHERE game_id = ? AND branch = ? AND seq <= ?",
             (new, game_id, from_branch, at_seq),
         )
         await self.db.execute(
             "UPDATE secrets SET revealed_at = NULL WHERE game_id = ? AND branch = ? AND revealed_at > ?",
+            (game_id, new, at_seq),
+        )
+        await self.db.execute(
+            "UPDATE secrets SET closed_at = NULL WHERE game_id = ? AND branch = ? AND closed_at > ?",
             (game_id, new, at_seq),
         )
         await self.update_game(game_id, now, branch=new)
@@ -271,8 +355,9 @@ class Store:
         """Mark every unrevealed secret of the branch revealed at ``at_seq``; returns them."""
         rows = await self.secrets(game_id, branch, unrevealed=True)
         await self.db.execute(
-            "UPDATE secrets SET revealed_at = ? WHERE game_id = ? AND branch = ? AND revealed_at IS NULL",
-            (at_seq, game_id, branch),
+            "UPDATE secrets SET revealed_at = ?, closed_at = COALESCE(closed_at, ?)"
+            " WHERE game_id = ? AND branch = ? AND revealed_at IS NULL",
+            (at_seq, at_seq, game_id, branch),
         )
         return rows
 
@@ -282,7 +367,33 @@ class Store:
         if unrevealed:
             sql += " AND revealed_at IS NULL"
         async with self.db.execute(sql + " ORDER BY seq", (game_id, branch)) as cur:
-            return [SecretRow(r["seq"], r["nonce"], r["commitment"], r["revealed_at"]) for r in await cur.fetchall()]
+            return [SecretRow(r["seq"], r["nonce"], r["commitment"], r["revealed_at"], r["closed_at"])
+                    for r in await cur.fetchall()]
+
+    async def sealed(self, game_id: int, branch: int) -> list[tuple[SecretRow, str]]:
+        """The still-sealed choices of a branch, each with the seat that made it (only those rows)."""
+        async with self.db.execute(
+            "SELECT s.*, a.seat FROM secrets s JOIN actions a ON a.game_id = s.game_id AND a.branch = s.branch"
+            " AND a.seq = s.seq WHERE s.game_id = ? AND s.branch = ? AND s.revealed_at IS NULL ORDER BY s.seq",
+            (game_id, branch),
+        ) as cur:
+            return [(SecretRow(r["seq"], r["nonce"], r["commitment"], r["revealed_at"], r["closed_at"]), r["seat"])
+                    for r in await cur.fetchall()]
+
+    async def close_secrets(self, game_id: int, branch: int, at_seq: int) -> None:
+        """The phase of every still-open sealed choice of the branch ended at ``at_seq``."""
+        await self.db.execute(
+            "UPDATE secrets SET closed_at = ? WHERE game_id = ? AND branch = ? AND closed_at IS NULL",
+            (at_seq, game_id, branch),
+        )
+
+    async def has_open_secrets(self, game_id: int, branch: int) -> bool:
+        """Whether the branch has a sealed choice whose phase is still going on."""
+        async with self.db.execute(
+            "SELECT 1 FROM secrets WHERE game_id = ? AND branch = ? AND closed_at IS NULL LIMIT 1",
+            (game_id, branch),
+        ) as cur:
+            return await cur.fetchone() is not None
 
     # --- snapshots ------------------------------------------------------------------------
 
@@ -321,11 +432,12 @@ class Store:
             marks = ",".join("?" * len(ids))
             await self.db.execute(f"UPDATE outbox SET posted = 1 WHERE id IN ({marks})", ids)
 
-    async def add_modlog(self, game_id: int, moderator: str, what: str, reason: str, now: str) -> None:
-        """Record a moderator's action."""
+    async def add_modlog(self, game_id: int, moderator: str, what: str, reason: str, now: str,
+                         seq: int | None = None) -> None:
+        """Record a moderator's action (``seq``: the action of the log it became, for an edit)."""
         await self.db.execute(
-            "INSERT INTO modlog(game_id, moderator, what, reason, created_at) VALUES (?,?,?,?,?)",
-            (game_id, moderator, what, reason, now),
+            "INSERT INTO modlog(game_id, moderator, what, reason, created_at, seq) VALUES (?,?,?,?,?,?)",
+            (game_id, moderator, what, reason, now, seq),
         )
 
     async def modlog(self, game_id: int) -> list[dict[str, Any]]:
@@ -349,6 +461,33 @@ class Store:
 
     # --- maintenance ---------------------------------------------------------------------------
 
+    async def damaged_games(self) -> dict[int, str]:
+        """Games in play whose log cannot be read back: a row that is not JSON or not an action,
+        a missing action number, or a snapshot that is not JSON. One pass of SQL over the rows
+        (no replay), so it is cheap enough for every start-up."""
+        found: dict[int, str] = {}
+        live = "g.status IN ('invited', 'active', 'paused')"
+        async with self.db.execute(
+            "SELECT a.game_id, MIN(a.seq) FROM actions a JOIN games g ON g.id = a.game_id AND g.branch = a.branch"
+            f" WHERE {live} AND (json_valid(a.rolls) = 0 OR CASE WHEN json_valid(a.action)"
+            " THEN json_type(a.action, '$.verb') IS NOT 'text' ELSE 1 END) GROUP BY a.game_id"
+        ) as cur:
+            for gid, seq in await cur.fetchall():
+                found[gid] = f"action {seq} of its log is damaged"
+        async with self.db.execute(
+            "SELECT a.game_id, COUNT(*), MAX(a.seq) FROM actions a JOIN games g ON g.id = a.game_id"
+            f" AND g.branch = a.branch WHERE {live} GROUP BY a.game_id HAVING COUNT(*) != MAX(a.seq)"
+        ) as cur:
+            for gid, count, last in await cur.fetchall():
+                found.setdefault(gid, f"its log has {count} actions numbered up to {last}: some are missing")
+        async with self.db.execute(
+            "SELECT s.game_id, MIN(s.seq) FROM snapshots s JOIN games g ON g.id = s.game_id AND g.branch = s.branch"
+            f" WHERE {live} AND json_valid(s.state) = 0 GROUP BY s.game_id"
+        ) as cur:
+            for gid, seq in await cur.fetchall():
+                found.setdefault(gid, f"its saved position after action {seq} is damaged")
+        return found
+
     async def backup(self, dest: str | Path) -> None:
         """A consistent copy of the database while it is in use (SQLite's online backup)."""
         async with aiosqlite.connect(str(dest)) as target:
@@ -360,10 +499,20 @@ class Store:
             return [r[0] for r in await cur.fetchall()]
 
 
+def _open_problem(path: Path, exc: Exception) -> str:
+    text = str(exc)
+    if "readonly" in text or "read-only" in text:
+        return f"the database {path} is read-only ({text}); give the bot's user write access to it and its folder"
+    if "malformed" in text or "not a database" in text or "corrupt" in text:
+        return f"the database {path} is damaged ({text}); {RESTORE_HINT}"
+    return f"the database {path} cannot be opened or migrated ({text}); {RESTORE_HINT}"
+
+
 def _game(row: aiosqlite.Row) -> GameRow:
     return GameRow(
         id=row["id"], place=row["place"], parent=row["parent"], game=row["game"], config=row["config"],
         status=row["status"], seed=row["seed"], seed_public=bool(row["seed_public"]),
         setup_rolls=row["setup_rolls"], branch=row["branch"], settings=row["settings"],
         created_by=row["created_by"], created_at=row["created_at"], updated_at=row["updated_at"],
+        community=row["community"],
     )
