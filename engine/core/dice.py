@@ -14,7 +14,10 @@ import hashlib
 import hmac
 from typing import Protocol
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+MAX_SIDES = 1000
+"""No die of any game has more sides; a record claiming one is refused."""
 
 
 class Roll(BaseModel):
@@ -22,9 +25,15 @@ class Roll(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    sides: int
-    value: int
-    why: str = ""
+    sides: int = Field(ge=1, le=MAX_SIDES)
+    value: int = Field(ge=1)
+    why: str = Field(default="", max_length=200)
+
+    @model_validator(mode="after")
+    def _on_the_die(self) -> Roll:
+        if self.value > self.sides:
+            raise ValueError(f"a d{self.sides} cannot show {self.value}")
+        return self
 
 
 class Dice(Protocol):
@@ -47,6 +56,9 @@ def seed_hash(seed: str) -> str:
 
 def derive(seed: str, key: str, action_no: int, roll_no: int, sides: int) -> int:
     """Roll ``roll_no`` of action ``action_no`` under ``key``: uniform in 1..sides."""
+    if not 1 <= sides <= 2**48:
+        # Past 2**64 the rejection limit below is 0 and no draw would ever be accepted.
+        raise ValueError(f"a die has 1 to 2**48 sides, not {sides}")
     counter = 0
     limit = (2**64 // sides) * sides  # reject the biased tail
     while True:

@@ -66,12 +66,25 @@ def test_rolls_within_one_action_are_not_all_the_same() -> None:
     assert len({d.roll(6) for _ in range(60)}) == 6
 
 
-@pytest.mark.parametrize("sides", [1, 2, 3, 6, 7, 10, 20, 100, 2**40 + 3])
+@pytest.mark.parametrize("sides", [1, 2, 3, 6, 7, 10, 20, 100, 1000])
 def test_values_in_range(sides: int) -> None:
     values = roll_many(f"range{sides}", 600, sides)
     assert all(1 <= v <= sides for v in values)
     if sides <= 20:
         assert set(values) == set(range(1, sides + 1))
+
+
+def test_derive_serves_huge_dice_and_refuses_impossible_ones() -> None:
+    assert all(1 <= derive("s", "main", 1, n, 2**40 + 3) <= 2**40 + 3 for n in range(50))
+    for sides in (0, -6, 10**30):  # 10**30 would never draw: the rejection limit is 0
+        with pytest.raises(ValueError, match="sides"):
+            derive("s", "main", 1, 0, sides)
+
+
+@pytest.mark.parametrize("sides, value", [(0, 1), (10**30, 5), (1001, 3), (6, 7), (6, 0)])
+def test_a_recorded_roll_is_on_a_real_die(sides: int, value: int) -> None:
+    with pytest.raises(ValueError):
+        Roll(sides=sides, value=value)
 
 
 @given(st.text(max_size=20), st.text(max_size=10), st.integers(0, 10**6), st.integers(0, 50), st.integers(1, 1000))
