@@ -30,6 +30,22 @@ class LoggedAction(BaseModel):
     """The public lines this action produced (checked by ``hexhive replay``)."""
 
 
+class ModerationEntry(BaseModel):
+    """A line of the game's moderation log; ``seq`` is the action a position edit became."""
+
+    seq: int | None = None
+    moderator: str
+    what: str
+    reason: str = ""
+
+
+class DiceKey(BaseModel):
+    """From action ``from_seq`` on, the line of play drew its dice under ``key`` (a rollback starts a new key)."""
+
+    from_seq: int
+    key: str
+
+
 class GameRecord(BaseModel):
     """A whole game, enough to re-run it through the engine and check every result."""
 
@@ -44,6 +60,10 @@ class GameRecord(BaseModel):
     setup_rolls: list[Roll] = Field(default_factory=list)
     actions: list[LoggedAction] = Field(default_factory=list)
     outcome: dict[str, Any] | None = None
+    dice_keys: list[DiceKey] | None = None
+    """Which dice key each stretch of the line of play used (absent in older records)."""
+    moderation: list[ModerationEntry] | None = None
+    """The moderation log (absent in older records): every position edit must be in it."""
 
 
 def commitment(nonce: str, action: Action) -> str:

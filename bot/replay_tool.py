@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -10,23 +9,32 @@ from pydantic import ValidationError
 from bot.records import GameRecord, commitment, rules_for
 from engine.core.dice import RecordedDice, seed_hash, verify_rolls
 from engine.core.errors import RuleError
+from engine.core.protocol import MODERATOR
+
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+"""A record this large is not one the bot wrote (a 5,000-action game is a few megabytes)."""
 
 
 def replay_record(path: Path, out: Path) -> int:
     """Re-run a game record through the engine; 0 when every recorded result is reproduced."""
     try:
-        record = GameRecord.model_validate_json(path.read_text())
+        size = path.stat().st_size
+        if size > MAX_RECORD_BYTES:
+            print(f"hexhive: {path} is {size // (1024 * 1024)} MiB, too large to be a game record "
+                  f"(at most {MAX_RECORD_BYTES // (1024 * 1024)} MiB)")
+            return 2
+        record = GameRecord.model_validate_json(path.read_bytes())
     except OSError as exc:
         print(f"hexhive: cannot read {path}: {exc.strerror}")
         return 2
-    except (ValidationError, json.JSONDecodeError) as exc:
+    except (ValidationError, ValueError) as exc:
         first = exc.errors()[0] if isinstance(exc, ValidationError) else None
         where = ".".join(str(p) for p in first["loc"]) if first else ""
         print(f"hexhive: {path} is not a game record (docs/record-format.md){': ' + where if where else ''}")
         return 2
     try:
         problems, notes = check_record(record, out)
-    except RuleError as exc:
+    except (RuleError, KeyError, ValueError) as exc:
         print(f"hexhive: {path} cannot be set up: {exc}")
         return 1
     for n in notes:
@@ -51,6 +59,10 @@ def check_record(record: GameRecord, out: Path | None) -> tuple[list[str], list[
         problems.append("seed: the published seed does not match the hash published when the game began")
     elif record.setup_rolls and not verify_rolls(record.seed, "main", 0, record.setup_rolls):
         problems.append("setup: the rolls do not follow from the published seed")
+    problems += structure_problems(record)
+    if problems:
+        return problems, notes  # a record whose numbering or keys are wrong is not replayed further
+    keys = sorted(((k.from_seq, k.key) for k in record.dice_keys or []), reverse=True)
     state = rules.setup(record.config, RecordedDice(record.setup_rolls))
     views = [rules.view(state, None)]
     for a in record.actions:
@@ -60,6 +72,11 @@ def check_record(record: GameRecord, out: Path | None) -> tuple[list[str], list[
             break
         if a.commitment is not None and a.nonce is not None and commitment(a.nonce, a.action) != a.commitment:
             problems.append(f"#{a.seq}: the revealed choice does not match its commitment")
+        expected = next((k for start, k in keys if start <= a.seq), None)
+        if expected is not None and a.dice_key != expected:
+            problems.append(f"#{a.seq}: its dice key '{a.dice_key[:20]}' is not the one of that stretch of play "
+                            f"('{expected}'): its rolls could have been chosen")
+            break
         if record.seed is not None and not verify_rolls(record.seed, a.dice_key, a.seq, a.rolls):
             problems.append(f"#{a.seq}: the rolls do not follow from the published seed")
         dice = RecordedDice(a.rolls)
@@ -78,6 +95,30 @@ def check_record(record: GameRecord, out: Path | None) -> tuple[list[str], list[
     if out is not None:
         _write_boards(views, out)
     return problems, notes
+
+
+def structure_problems(record: GameRecord) -> list[str]:
+    """What is wrong with a record before any rule is applied: numbering, dice keys, edits."""
+    problems = []
+    seqs = [a.seq for a in record.actions]
+    if seqs != list(range(1, len(seqs) + 1)):
+        dup = sorted({s for s in seqs if seqs.count(s) > 1})[:5] if len(seqs) < 20000 else []
+        missing = sorted(set(range(1, max(seqs, default=0) + 1)) - set(seqs))[:5]
+        problems.append("numbering: the actions must be numbered 1, 2, 3 ... without gaps or repeats"
+                        + (f"; repeated: {dup}" if dup else "") + (f"; missing: {missing}" if missing else ""))
+    if record.dice_keys is not None:
+        starts = [k.from_seq for k in record.dice_keys]
+        if not starts or starts[0] != 1 or record.dice_keys[0].key != "main" or starts != sorted(set(starts)):
+            problems.append("dice keys: the line of play must start with the key 'main' at action 1, "
+                            "each later key from a later action")
+    if record.moderation is not None:
+        edits = {m.seq for m in record.moderation if m.seq is not None}
+        for a in record.actions:
+            if a.seat == MODERATOR and a.seq not in edits:
+                problems.append(f"#{a.seq}: a moderator's edit of the position that the moderation log does not hold")
+    elif any(a.seat == MODERATOR for a in record.actions):
+        problems.append("moderation: the record has position edits but no moderation log to check them against")
+    return problems
 
 
 def _write_boards(views: list, out: Path) -> None:
