@@ -9,12 +9,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bot.settings import SettingsError, load_settings
+from bot.settings import Settings, SettingsError, load_settings
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``hexhive`` command."""
     parser = argparse.ArgumentParser(prog="hexhive", description="A moderator for two-player hex wargames.")
+    parser.add_argument("--create-db", action="store_true",
+                        help="make a new database in an empty (0-byte) database file instead of refusing it")
     sub = parser.add_subparsers(dest="cmd")
     c = sub.add_parser("console", help="play locally as several people")
     c.add_argument("--script", type=Path, help="a file of lines 'name: /command ...' to run")
@@ -38,6 +40,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"hexhive: {exc}", file=sys.stderr)
         return 2
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot.store import StoreError
+
+    try:
+        return _run(args, settings)
+    except StoreError as exc:
+        print(f"hexhive: {exc}", file=sys.stderr)
+        return 2
+
+
+def _run(args: argparse.Namespace, settings: Settings) -> int:
+    if args.create_db:
+        for db in (settings.database, getattr(args, "db", None)):
+            if db is not None and db.is_file() and db.stat().st_size == 0:
+                db.unlink()  # an empty file, explicitly to be made a new database
 
     if args.cmd == "replay":
         from bot.replay_tool import replay_record

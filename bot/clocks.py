@@ -36,6 +36,8 @@ class ClockState(BaseModel):
     """The clock of the decision a game waits on now."""
 
     key: str
+    waiting: list[str] = []
+    """The seats the decision waits on; a clock restarts only when a seat joins them."""
     started: datetime
     deadline: datetime
     reminded: list[int] = []
@@ -50,6 +52,7 @@ class Decision:
     key: str
     hours: int | None
     paused: bool
+    waiting: tuple[str, ...] = ()
     paused_at: datetime | None = None
     """When the game was paused, if known (else the clock stops when the pause is first seen)."""
 
@@ -66,9 +69,13 @@ def advance(state: ClockState | None, d: Decision, now: datetime) -> tuple[Clock
     """The clock after time ``now`` for decision ``d``, and the reminders or expiry now due."""
     if d.hours is None or not d.key:
         return None, []
-    if state is None or state.key != d.key:
-        state = ClockState(key=d.key, started=now, deadline=now + timedelta(hours=d.hours))
+    if state is None or state.key != d.key or set(d.waiting) - set(state.waiting):
+        # The decision passed to a player (or the line of play changed): a fresh clock. A
+        # player's own further orders in the same decision, public or private, reversible or
+        # not, leave the waiting seats as they are, so they neither restart it nor show.
+        state = ClockState(key=d.key, waiting=list(d.waiting), started=now, deadline=now + timedelta(hours=d.hours))
     state = state.model_copy(deep=True)
+    state.waiting = list(d.waiting)
     if d.paused:
         if state.paused_since is None:
             state.paused_since = min(d.paused_at or now, now)
@@ -105,13 +112,18 @@ def downtime(last_seen: datetime | None, now: datetime, grace: timedelta = DOWNT
 
 
 def decision_of(g: Live) -> Decision:
-    """The decision a game waits on now, keyed so that any action starts a new clock."""
+    """The decision a game waits on now: the seats it waits on, on the current line of play.
+
+    Keyed by the action that last passed a decision to a player (the core records it), not
+    by the latest action: a private step (an army picked counter by counter) must not change
+    anything public, and toggling an order must not buy time.
+    """
     settings = g.row.settings_dict
     hours = settings.get("clock_hours")
-    waiting = sorted({p.seat for p in g.pending()})
-    key = f"{g.row.branch}:{g.seq}:{','.join(waiting)}" if waiting else ""
+    waiting = tuple(sorted({p.seat for p in g.pending()}))
+    key = f"branch {g.row.branch}, decision from action {settings.get('decision_seq', 0)}" if waiting else ""
     paused = g.row.status == "paused"
-    return Decision(key=key, hours=hours, paused=paused,
+    return Decision(key=key, hours=hours, paused=paused, waiting=waiting,
                     paused_at=datetime.fromisoformat(g.row.updated_at) if paused else None)
 
 
@@ -239,7 +251,7 @@ class ClockKeeper:
         others = [s for s in g.rules.seats if s not in seats]
         winner = others[0] if len(others) == 1 else "draw"
         who = " and ".join(g.name_of(s) for s in seats)
-        cmd = Command(user=CLOCK_USER, place=g.row.place, name="mod end", is_moderator=True,
+        cmd = Command(user=CLOCK_USER, place=g.row.place, name="mod end", is_moderator=True, community=g.row.community,
                       args={"game": str(g.id), "winner": winner, "reason": f"{who} ran out of time"})
         return await self.core.handle(cmd)
 

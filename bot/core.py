@@ -8,22 +8,26 @@ posted again, and nothing is applied twice.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
 import secrets
 import uuid
-from collections.abc import Awaitable, Callable
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from pydantic import BaseModel
 
 from bot import lifecycle, moderation
 from bot.live import SNAPSHOT_EVERY, Live, load_live
-from bot.parsing import ParseError, parse_command
+from bot.parsing import ParseError, check_args, parse_command, parse_int
 from bot.records import commitment, dumps
 from bot.replies import Button, Command, Reply
-from bot.store import Store
+from bot.store import GameRow, Store
 from engine.core.dice import SeededDice
 from engine.core.errors import RuleError
 from engine.core.protocol import Action, Event, Prompt
@@ -45,6 +49,24 @@ def utcnow() -> datetime:
 
 OpenThread = Callable[[str, str], Awaitable[str]]
 
+MAX_GAME_ID = 10**12
+CONSOLE = "console"
+"""The one community of the local console."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one member or community may open at once (settings ``max_invites_*``, ``invite_days``)."""
+
+    invites_per_member: int = 3
+    invites_per_community: int = 50
+    invite_days: int = 7
+
+
+def community_of_place(place: str) -> str:
+    """The console's community for a console place; none for a direct message."""
+    return "" if place.startswith("dm:") else CONSOLE
+
 
 async def same_place(parent: str, title: str) -> str:
     """A transport without threads plays the game where it was created."""
@@ -61,20 +83,39 @@ class Core:
         clock: Callable[[], datetime] = utcnow,
         new_seed: Callable[[], str] = lambda: secrets.token_hex(16),
         open_thread: OpenThread = same_place,
+        limits: Limits | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         self.new_seed = new_seed
         self.open_thread = open_thread
+        self.limits = limits or Limits()
         self.live: dict[int, Live] = {}
-        self.internal_errors: list[str] = []
+        self.locks: dict[int, asyncio.Lock] = {}
+        """One lock a game, kept by id: a rollback that replaces the in-memory game keeps its lock."""
+        self.internal_errors: deque[str] = deque(maxlen=200)
+        self.damaged: dict[int, str] = {}
+        """Games kept out of play because their log is damaged, with what is wrong."""
 
     # --- start-up ---------------------------------------------------------------------------
 
     async def start(self) -> list[Reply]:
-        """Load every game in play; return the replies committed but never posted."""
+        """Load every game in play; return the replies committed but never posted.
+
+        A game whose log is damaged is found now, not later as an internal error: it is kept
+        out of play, and every command on it says so.
+        """
+        self.damaged = await self.store.damaged_games()
+        for gid, problem in self.damaged.items():
+            log.error("game #%s is damaged: %s; restore the database from a backup", gid, problem)
         for row in await self.store.games("status IN ('invited', 'active', 'paused')"):
-            self.live[row.id] = await load_live(self.store, row)
+            if row.id in self.damaged:
+                continue
+            try:
+                self.live[row.id] = await load_live(self.store, row)
+            except Exception as exc:
+                log.exception("game #%s cannot be loaded", row.id)
+                self.damaged[row.id] = f"its log does not replay ({type(exc).__name__})"
         out = []
         for oid, _gid, payload in await self.store.unposted():
             r = Reply.model_validate_json(payload)
@@ -94,19 +135,24 @@ class Core:
 
     # --- entry points ------------------------------------------------------------------------
 
-    async def handle_line(self, user: str, place: str, line: str, *, is_moderator: bool = False) -> list[Reply]:
-        """Parse a console-style line and handle it."""
+    async def handle_line(self, user: str, place: str, line: str, *, is_moderator: bool = False,
+                          community: str | None = None) -> list[Reply]:
+        """Parse a console-style line and handle it (in the console's community unless told otherwise)."""
         try:
             name, args = parse_command(line)
         except ParseError as exc:
             return [private(user, place, f"Sorry, {exc}.")]
-        return await self.handle(Command(user=user, place=place, name=name, args=args, is_moderator=is_moderator))
+        if community is None:
+            community = community_of_place(place)
+        return await self.handle(Command(user=user, place=place, name=name, args=args, is_moderator=is_moderator,
+                                         community=community))
 
     async def handle(self, cmd: Command) -> list[Reply]:
         """Run one command. Refusals become private replies and change nothing."""
         try:
+            check_args(cmd.args)
             return await self._dispatch(cmd)
-        except (RuleError, Refusal) as exc:
+        except (RuleError, Refusal, ParseError) as exc:
             return [private(cmd.user, cmd.place, _polite(str(exc)))]
         except Exception:
             error_id = uuid.uuid4().hex[:8]
@@ -126,15 +172,28 @@ class Core:
 
     # --- finding games --------------------------------------------------------------------------
 
+    def game_id_arg(self, cmd: Command) -> int | None:
+        """The number of ``game:N``, if given (a ``ParseError`` unless it is a plain number)."""
+        if "game" not in cmd.args:
+            return None
+        return parse_int(cmd.args["game"], "game", 1, MAX_GAME_ID)
+
     def find_game(self, cmd: Command, *, statuses: tuple[str, ...] = ("active", "paused")) -> Live:
-        """The game a command is about: ``game:ID``, else the game in this place, else the user's only game."""
-        if "game" in cmd.args:
-            text = cmd.args["game"].lstrip("#")
-            if not text.isdigit() or int(text) not in self.live:
-                raise Refusal(f"there is no game #{text} in play")
-            g = self.live[int(text)]
+        """The game a command is about: ``game:ID``, else the game in this place, else the user's only game.
+
+        ``game:N`` finds only a game of the asker's own community, or one they play in: a
+        game of another server is as unknown to its strangers as a game that does not exist.
+        """
+        gid = self.game_id_arg(cmd)
+        if gid is not None and gid in self.damaged:
+            raise Refusal(f"game #{gid} cannot be played: {self.damaged[gid]}. A moderator can restore the "
+                          "database from a backup (hexhive db backup); nothing was changed")
+        if gid is not None:
+            g = self.live.get(gid)
+            if g is None or not visible(g.row, cmd):
+                raise Refusal(f"there is no game #{gid} in play here")
             if g.row.status not in statuses:
-                raise Refusal(f"game #{g.id} is {g.row.status}")
+                raise Refusal(f"game #{g.id} is {_STATUS_WORDS.get(g.row.status, g.row.status)}")
             return g
         here = [g for g in self.live.values() if g.row.place == cmd.place and g.row.status in statuses]
         if len(here) == 1:
@@ -151,15 +210,47 @@ class Core:
 
     async def find_any(self, cmd: Command) -> Live:
         """Like ``find_game``, but ``game:N`` may also name a finished game (for reading, never for orders)."""
-        text = cmd.args.get("game", "").lstrip("#")
-        if text.isdigit():
-            if int(text) in self.live:
-                return self.live[int(text)]
-            row = await self.store.game(int(text))
-            if row is None:
-                raise Refusal(f"there is no game #{text}")
+        gid = self.game_id_arg(cmd)
+        if gid is not None:
+            if gid in self.live and visible(self.live[gid].row, cmd):
+                return self.live[gid]
+            row = await self.store.game(gid)
+            if row is None or not visible(row, cmd):
+                raise Refusal(f"there is no game #{gid} here")
             return await load_live(self.store, row)
         return self.find_game(cmd, statuses=("invited", "active", "paused"))
+
+    def lock_of(self, game_id: int) -> asyncio.Lock:
+        """The one lock of a game; every command that changes the game holds it."""
+        return self.locks.setdefault(game_id, asyncio.Lock())
+
+    @asynccontextmanager
+    async def locked(self, cmd: Command, *, statuses: tuple[str, ...] = ("active", "paused"),
+                     moderating: bool = False) -> AsyncIterator[Live]:
+        """The game of ``cmd``, under its lock, looked up again once the lock is held.
+
+        While this command waited, another may have ended, declined, begun, rolled back or
+        restored the game: the game is taken from ``self.live`` afresh and refused politely
+        if it no longer allows the command.
+        """
+        first = self.find_game(cmd, statuses=statuses)
+        if moderating:
+            self.check_moderator(first, cmd)
+        async with self.lock_of(first.id):
+            g = self.live.get(first.id)
+            if g is None or g.row.status not in statuses:
+                row = await self.store.game(first.id)
+                status = row.status if row else "gone"
+                raise Refusal(f"game #{first.id} is {_STATUS_WORDS.get(status, status)} now; nothing was changed")
+            yield g
+
+    def check_moderator(self, g: Live, cmd: Command) -> None:
+        """A moderator acts only on games of the community where they are a moderator."""
+        if not cmd.is_moderator:
+            raise Refusal("only moderators (Manage Server, or the moderator role) may use /" + cmd.name)
+        if not cmd.community or cmd.community != g.row.community:
+            raise Refusal(f"game #{g.id} belongs to another community; only its own moderators may use /{cmd.name} "
+                          "on it, from a channel of that server")
 
     def autocomplete(self, cmd: Command, arg: str, typed: str, limit: int = MAX_BUTTONS) -> list[str]:
         """Legal values of ``arg`` for the order ``cmd.name``, filtered by what was typed (at most ``limit``)."""
@@ -183,8 +274,7 @@ class Core:
 
     async def play(self, cmd: Command) -> list[Reply]:
         """A game order: check who may give it, apply it, log it, say what happened."""
-        g = self.find_game(cmd)
-        async with g.lock:
+        async with self.locked(cmd) as g:
             if g.row.status == "paused":
                 raise Refusal(f"game #{g.id} is paused by a moderator; orders wait until it resumes")
             assert g.state is not None
@@ -236,9 +326,7 @@ class Core:
         return Action(verb=action.verb, args=args)
 
     async def _has_sealed(self, g: Live, seat: str) -> bool:
-        sealed = {s.seq for s in await self.store.secrets(g.id, g.row.branch, unrevealed=True)}
-        return bool(sealed) and any(a.seat == seat and a.seq in sealed
-                                    for a in await self.store.actions(g.id, g.row.branch))
+        return any(by == seat for _, by in await self.store.sealed(g.id, g.row.branch))
 
     def _seat_for(self, g: Live, seats: list[str], cmd: Command) -> str:
         if "as" in cmd.args:
@@ -267,23 +355,29 @@ class Core:
         replies += self._event_replies(g, events, seq, shown)
         now = self.now()
         over = g.rules.outcome(state)
-        async with self.store.transaction():
-            await self.store.append_action(
-                g.id, g.row.branch, seq, seat=seat, user=cmd.user, action=action.model_dump_json(),
-                rolls=dumps([r.model_dump() for r in rolls]), dice_key=g.dice_key, dice_seq=seq, secret=secret, now=now,
-            )
-            if secret:
-                await self.store.add_secret(g.id, g.row.branch, seq, nonce, digest)
-            if any(e.kind == "reveal" for e in events):
-                opened = await self.store.reveal_secrets(g.id, g.row.branch, seq)
-                replies += await self._reveal_lines(g, opened)
-            if modlog is not None:
-                await self.store.add_modlog(g.id, cmd.user, modlog[0], modlog[1], now)
-            if seq % SNAPSHOT_EVERY == 0:
-                await self.store.put_snapshot(g.id, g.row.branch, seq, state.model_dump_json())
-            old_state, old_seq, old_key = g.state, g.seq, g.board_key
-            g.state, g.seq = state, seq
-            try:
+        old_state, old_seq, old_key, old_row = g.state, g.seq, g.board_key, g.row
+        try:
+            async with self.store.transaction():
+                await self.store.append_action(
+                    g.id, g.row.branch, seq, seat=seat, user=cmd.user, action=action.model_dump_json(),
+                    rolls=dumps([r.model_dump() for r in rolls]), dice_key=g.dice_key, dice_seq=seq, secret=secret,
+                    now=now,
+                )
+                if secret:
+                    await self.store.add_secret(g.id, g.row.branch, seq, nonce, digest)
+                if any(e.kind == "reveal" for e in events):
+                    opened = await self.store.reveal_secrets(g.id, g.row.branch, seq)
+                    replies += await self._reveal_lines(g, opened, seq)
+                after = g.rules.pending_now(state)
+                if over is not None or not any(p.secret for p in after):
+                    replies += await self._phase_over(g, state, seq, ending=over is not None)
+                if {p.seat for p in after} - {p.seat for p in before}:
+                    await self._hand_over(g, seq, now)
+                if modlog is not None:
+                    await self.store.add_modlog(g.id, cmd.user, modlog[0], modlog[1], now, seq=seq)
+                if seq % SNAPSHOT_EVERY == 0:
+                    await self.store.put_snapshot(g.id, g.row.branch, seq, state.model_dump_json())
+                g.state, g.seq = state, seq
                 replies += self.board_replies(g, force=over is not None)
                 if over is not None:
                     replies += self.end_lines(g, over.winner, over.reason)
@@ -292,13 +386,21 @@ class Core:
                     replies += self.prompt_replies(g, before)
                 await self._save_board_key(g, now)
                 replies = await self.queue(g.id, replies)
-            except BaseException:
-                g.state, g.seq, g.board_key = old_state, old_seq, old_key
-                raise
+        except BaseException:
+            # Nothing was committed: the game in memory is as it was before the command.
+            g.state, g.seq, g.board_key, g.row = old_state, old_seq, old_key, old_row
+            raise
         if over is not None:
             g.row = (await self.store.game(g.id)) or g.row
             self.live.pop(g.id, None)
         return replies
+
+    async def _hand_over(self, g: Live, seq: int, now: str) -> None:
+        """A decision passed to a player at action ``seq``: their clock starts afresh (bot/clocks.py)."""
+        settings = g.row.settings_dict
+        settings["decision_seq"] = seq
+        await self.store.update_game(g.id, now, settings=json.dumps(settings))
+        g.row = _with_settings(g.row, json.dumps(settings))
 
     async def _save_board_key(self, g: Live, now: str) -> None:
         settings = g.row.settings_dict
@@ -344,17 +446,27 @@ class Core:
         A choice made in several private steps (an army picked unit by unit) is announced
         once, when the engine says the player has chosen; this hash then binds every step.
         """
-        sealed = await self.store.secrets(g.id, g.row.branch, unrevealed=True)
-        seats = {a.seq: a.seat for a in await self.store.actions(g.id, g.row.branch)} if sealed else {}
-        mine = [s.commitment for s in sealed if seats.get(s.seq) == seat]
+        mine = [s.commitment for s, by in await self.store.sealed(g.id, g.row.branch)
+                if by == seat and s.closed_at is None]
         if not mine:
             return digest
         return hashlib.sha256(":".join(mine + [digest]).encode()).hexdigest()
 
-    async def _reveal_lines(self, g: Live, opened: list) -> list[Reply]:
+    async def _phase_over(self, g: Live, state: BaseModel, seq: int, *, ending: bool) -> list[Reply]:
+        """No secret decision waits any more: its sealed choices are opened now (DESIGN: a secret is
+        sealed, then always opened), unless the game keeps them sealed for now (hidden charges);
+        then they are only closed, so the log can go on past them. At the end of a game every
+        choice still sealed is opened, so the record is whole and every commitment can be checked."""
+        if ending or not g.rules.keeps_sealed(state):
+            opened = await self.store.reveal_secrets(g.id, g.row.branch, seq)
+            return await self._reveal_lines(g, opened, seq)
+        await self.store.close_secrets(g.id, g.row.branch, seq)
+        return []
+
+    async def _reveal_lines(self, g: Live, opened: list, seq: int) -> list[Reply]:
         if not opened:
             return []
-        actions = {a.seq: a for a in await self.store.actions(g.id, g.row.branch)}
+        actions = {a.seq: a for a in await self.store.actions_at(g.id, g.row.branch, [s.seq for s in opened])}
         lines = ["Sealed choices opened (sha256 of nonce:action matches each commitment):"]
         for s in opened:
             a = actions.get(s.seq)
@@ -362,7 +474,7 @@ class Core:
                 continue
             act = Action.model_validate_json(a.action)
             lines.append(f"  #{s.seq} {g.name_of(a.seat)}: {act.text()} (nonce `{s.nonce}`)")
-        return [Reply(to="channel", place=g.row.place, text="\n".join(lines), game_id=g.id, seq=g.seq + 1)]
+        return [Reply(to="channel", place=g.row.place, text="\n".join(lines), game_id=g.id, seq=seq)]
 
     def board_replies(self, g: Live, *, force: bool = False) -> list[Reply]:
         """A board for the channel when the turn or phase changed since the last one (at most one a phase)."""
@@ -413,6 +525,17 @@ class Core:
         mentions = list(g.seats.values())
         return [Reply(to="channel", place=g.row.place, game_id=g.id, seq=g.seq, mentions=mentions,
                       text=f"Game #{g.id} is over. {who}: {reason.rstrip('.')}.{seed}")]
+
+
+_STATUS_WORDS = {"over": "over", "declined": "declined", "invited": "still waiting to be accepted",
+                 "active": "already under way", "paused": "paused by a moderator", "gone": "no longer there"}
+
+
+def visible(row: GameRow, cmd: Command) -> bool:
+    """Whether ``cmd``'s author may find this game by number: it is of their community, or they play in it."""
+    if cmd.community and row.community == cmd.community:
+        return True
+    return cmd.user in row.settings_dict.get("seats", {}).values()
 
 
 def private(user: str, place: str, text: str) -> Reply:

@@ -35,7 +35,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
             loop.add_signal_handler(sig, stop.set)
     store = await Store.open(settings.database)
     try:
-        client = HexhiveClient(Core(store), dev_guild_id=settings.dev_guild_id)
+        client = HexhiveClient(Core(store, limits=settings.limits()), dev_guild_id=settings.dev_guild_id)
         return await _run_until(client, settings.discord_token.get_secret_value(), stop)
     finally:
         for sig in (signal.SIGTERM, signal.SIGINT):

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from bot.live import Live, full_replay
-from bot.records import GameRecord, LoggedAction, dumps
+from bot.parsing import escape_markdown
+from bot.records import DiceKey, GameRecord, LoggedAction, ModerationEntry, dumps
 from bot.replies import Button, Command, Reply
 from engine.core import registry
 from engine.core.dice import Roll, SeededDice, seed_hash
@@ -154,8 +156,9 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
     on_timeout = args.get("on_timeout", "nothing")
     if on_timeout not in ("nothing", "default", "forfeit"):
         raise _refuse("on_timeout must be nothing, default or forfeit")
-    opponent_name = args.get("opponent_name", "").strip() or opponent
-    players = (Player(seat=seat, name=cmd.display or cmd.user), Player(seat=other, name=opponent_name))
+    opponent_name = escape_markdown(args.get("opponent_name", "").strip() or opponent, NAME_LIMIT)
+    players = (Player(seat=seat, name=escape_markdown(cmd.display or cmd.user, NAME_LIMIT)),
+               Player(seat=other, name=opponent_name))
     config = GameConfig(game=game, scenario=scenario, options=options, players=players)
     try:
         rules.setup(config, SeededDice("check", 0))  # validates scenario and options before anyone accepts
@@ -163,6 +166,7 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
         raise _refuse(str(exc)) from None
     except (ValueError, TypeError) as exc:
         raise _refuse(f"the options were not understood: {exc}") from None
+    await _check_invitation_limits(core, cmd)
     seed = seed_arg if seed_arg is not None else core.new_seed()
     place = await core.open_thread(cmd.place, f"{rules.title}: {players[0].name} vs {opponent_name}")
     settings = {"seats": {seat: cmd.user, other: opponent}, "clock_hours": hours, "on_timeout": on_timeout}
@@ -173,21 +177,56 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
         gid = await core.store.insert_game(
             place=place, parent=cmd.place, game=game, config=config.model_dump_json(), status="invited",
             seed=seed, seed_public=seed_arg is not None, setup_rolls="[]", settings=json.dumps(settings),
-            created_by=cmd.user, now=now,
+            created_by=cmd.user, now=now, community=cmd.community,
         )
         row = await core.store.game(gid)
         assert row is not None
         g = await load_live(core.store, row)
-        opts = ", ".join(f"{k}:{v}" for k, v in options.items()) or "none"
+        opts = ", ".join(f"{k}:{escape_markdown(v, 40)}" for k, v in options.items()) or "none"
+        dice_note = (f"dice seed `{escape_markdown(seed, 64)}`, fixed and public" if seed_arg is not None else
+                     f"dice: SHA-256 of the secret seed `{seed_hash(seed)}`, published now so no roll can be "
+                     "changed later; the seed itself is published at the end")
         text = (f"<@{opponent}>, {players[0].name} challenges you to {rules.title} (game #{gid}, scenario "
-                f"{scenario or 'standard'}, you play {other}; options: {opts}; clock: {clock}). "
-                f"Answer with /game accept or /game decline.")
+                f"{scenario or 'standard'}, you play {other}; options: {opts}; clock: {clock}; {dice_note}). "
+                f"Answer with /game accept or /game decline within {core.limits.invite_days} days.")
         replies = [Reply(to="channel", place=place, text=text, game_id=gid, seq=0, mentions=[opponent],
                          buttons=[Button(label="Accept", command=f"/game accept game:{gid}"),
                                   Button(label="Decline", command=f"/game decline game:{gid}")])]
         replies = await core.queue(gid, replies)
     core.live[gid] = g
     return replies
+
+
+NAME_LIMIT = 40
+"""Characters of a display name echoed in a thread."""
+
+
+async def _check_invitation_limits(core: Core, cmd: Command) -> None:
+    """Settings ``max_invites_per_member`` and ``max_invites_per_community``: no member floods a server."""
+    mine = await core.store.games("status = 'invited' AND created_by = ?", (cmd.user,))
+    if len(mine) >= core.limits.invites_per_member:
+        ids = ", ".join(f"#{r.id}" for r in mine)
+        raise _refuse(f"you already have {len(mine)} open invitations ({ids}), the most one member may have; "
+                      "withdraw one with /game decline game:N, or wait for an answer")
+    if cmd.community:
+        here = await core.store.games("status = 'invited' AND community = ?", (cmd.community,))
+        if len(here) >= core.limits.invites_per_community:
+            raise _refuse(f"this server already has {len(here)} open invitations, the most it may have; "
+                          "try again once some are answered or expire")
+
+
+async def expire_invitations(core: Core) -> list[Reply]:
+    """Invitations older than the setting ``invite_days`` are declined automatically."""
+    cutoff = (core.clock() - timedelta(days=core.limits.invite_days)).isoformat(timespec="seconds")
+    out: list[Reply] = []
+    for row in await core.store.games("status = 'invited' AND created_at < ?", (cutoff,)):
+        async with core.lock_of(row.id):
+            g = core.live.get(row.id)
+            if g is None or g.row.status != "invited":
+                continue
+            out += await close_invitation(core, g, f"Game #{g.id} expired: the invitation was not answered within "
+                                                   f"{core.limits.invite_days} days, so it is declined.")
+    return out
 
 
 def option_words(text: str) -> dict[str, str]:
@@ -201,29 +240,32 @@ def option_words(text: str) -> dict[str, str]:
 
 
 def _parse_clock(text: str) -> int | None:
+    from bot.parsing import ParseError, parse_int
+
     t = text.strip().lower()
     if t in ("none", "off", "0"):
         return None
-    if t.endswith("h") and t[:-1].isdigit() and 0 < int(t[:-1]) <= 24 * 30:
-        return int(t[:-1])
-    if t.endswith("d") and t[:-1].isdigit() and 0 < int(t[:-1]) <= 30:
-        return int(t[:-1]) * 24
-    raise _refuse("clock must be like 72h, 3d or none")
+    try:
+        if t.endswith("h"):
+            return parse_int(t[:-1], "clock", 1, 24 * 30)
+        if t.endswith("d"):
+            return parse_int(t[:-1], "clock", 1, 30) * 24
+    except ParseError:
+        pass
+    raise _refuse("clock must be like 72h (1 to 720 hours), 3d (1 to 30 days) or none")
 
 
 @command("game accept")
 async def accept(core: Core, cmd: Command) -> list[Reply]:
     """The invited player accepts: the game is set up and begins."""
     try:
-        g = core.find_game(cmd, statuses=("invited",))
+        core.find_game(cmd, statuses=("invited",))
     except Exception:
         begun = [x for x in core.live.values() if x.row.place == cmd.place and x.row.status != "invited"]
         if begun:
             raise _refuse(f"game #{begun[0].id} has already begun") from None
         raise
-    async with g.lock:
-        if g.row.status != "invited":
-            raise _refuse(f"game #{g.id} is already {g.row.status}")
+    async with core.locked(cmd, statuses=("invited",)) as g:
         invited = [s for s, u in g.seats.items() if u != g.row.created_by] or list(g.seats)[1:]
         if cmd.user not in (g.user_of(s) for s in invited):
             raise _refuse(f"only the invited player can accept game #{g.id}")
@@ -255,13 +297,18 @@ async def accept(core: Core, cmd: Command) -> list[Reply]:
 @command("game decline")
 async def decline(core: Core, cmd: Command) -> list[Reply]:
     """The invited player (or the challenger, withdrawing) declines."""
-    g = core.find_game(cmd, statuses=("invited",))
-    if cmd.user not in g.seats.values():
-        raise _refuse(f"only the two players can decline game #{g.id}")
+    async with core.locked(cmd, statuses=("invited",)) as g:
+        if cmd.user not in g.seats.values():
+            raise _refuse(f"only the two players can decline game #{g.id}")
+        who = "withdrawn by the challenger" if cmd.user == g.row.created_by else "declined"
+        return await close_invitation(core, g, f"Game #{g.id} was {who}; nothing more will happen in it.")
+
+
+async def close_invitation(core: Core, g: Live, text: str) -> list[Reply]:
+    """An invitation ends unplayed (declined, withdrawn or expired); call under the game's lock."""
     async with core.store.transaction():
         await core.store.update_game(g.id, core.now(), status="declined")
-        replies = await core.queue(g.id, [Reply(to="channel", place=g.row.place, game_id=g.id,
-                                                text=f"Game #{g.id} was declined; nothing more will happen in it.")])
+        replies = await core.queue(g.id, [Reply(to="channel", place=g.row.place, game_id=g.id, text=text)])
     core.live.pop(g.id, None)
     return replies
 
@@ -282,14 +329,17 @@ async def board(core: Core, cmd: Command) -> list[Reply]:
 
 @command("game replay")
 async def replay(core: Core, cmd: Command) -> list[Reply]:
-    """An animated replay of the game so far, posted where it is played."""
-    text = cmd.args.get("game", "").lstrip("#")
-    row = await core.store.game(int(text)) if text.isdigit() else None
-    if row is None or row.status in ("invited", "declined"):
-        row = core.find_game(cmd, statuses=("active", "paused")).row
+    """An animated replay of the game so far, posted where it is played (privately, if asked from elsewhere)."""
+    row = (await core.find_any(cmd)).row
+    if row.status in ("invited", "declined"):
+        raise _refuse(f"game #{row.id} has not begun, so there is nothing to replay")
+    text = f"Game #{row.id}, phase by phase."
+    if not cmd.community or cmd.community != row.community:
+        # Never post into another community's thread: the asker (a player) gets it privately.
+        return [Reply(to="private", user=cmd.user, place=cmd.place, game_id=row.id, animation=True, text=text)]
     async with core.store.transaction():
         return await core.queue(row.id, [Reply(to="channel", place=row.place, game_id=row.id, animation=True,
-                                               text=f"Game #{row.id}, phase by phase.")])
+                                               text=text)])
 
 
 @command("game status")
@@ -327,11 +377,11 @@ async def game_log(core: Core, cmd: Command) -> list[Reply]:
     from bot.core import private
 
     g = await core.find_any(cmd)
-    last = cmd.args.get("last", "30")
-    if not last.isdigit() or not 0 < int(last) <= 500:
-        raise _refuse("last must be a number from 1 to 500")
+    from bot.parsing import parse_int
+
+    last = parse_int(cmd.args.get("last", "30"), "last", 1, 500)
     entries = await log_entries(core, g.row.id, viewer_seats=g.seats_of(cmd.user))
-    shown = [line for entry in entries[-int(last):] for line in entry]
+    shown = [line for entry in entries[-last:] for line in entry]
     return [private(cmd.user, cmd.place, "\n".join(shown) or "Nothing has happened yet.")]
 
 
@@ -350,9 +400,15 @@ async def log_entries(core: Core, game_id: int, viewer_seats: list[str]) -> list
     secrets = {s.seq: s for s in await core.store.secrets(row.id, row.branch)}
     out: list[list[str]] = []
     for a, evs in zip(actions, events, strict=True):
-        if a.seq in secrets and secrets[a.seq].revealed_at is None and a.seat not in viewer_seats:
-            out.append(["(sealed choices are being made; the log goes on once they are revealed)"])
-            break
+        s = secrets.get(a.seq)
+        if s is not None and s.revealed_at is None and a.seat not in viewer_seats:
+            if s.closed_at is None:
+                out.append(["(sealed choices are being made; the log goes on once they are revealed)"])
+                break
+            entry = [f"#{a.seq} {a.seat}: a sealed order (commitment `{s.commitment[:16]}`), opened when it takes effect"]
+            entry += [f"    {e.text}" for e in evs if e.public or any(x in viewer_seats for x in e.to)]
+            out.append(entry)
+            continue
         entry = [f"#{a.seq} {a.seat}: {Action.model_validate_json(a.action).text()}"]
         entry += [f"    {e.text}" for e in evs if e.public or any(s in viewer_seats for s in e.to)]
         out.append(entry)
@@ -383,25 +439,32 @@ async def game_list(core: Core, cmd: Command) -> list[Reply]:
 @command("game resign")
 async def resign(core: Core, cmd: Command) -> list[Reply]:
     """Give the game up: the opponent wins."""
-    g = core.find_game(cmd)
-    seats = g.seats_of(cmd.user)
-    if not seats:
-        raise _refuse(f"only a player can resign game #{g.id}")
-    loser = seats[0]
-    winner = next((s for s in g.rules.seats if s != loser), None)
-    return await finish(core, g, winner, f"{g.name_of(loser)} resigned")
+    async with core.locked(cmd) as g:
+        seats = g.seats_of(cmd.user)
+        if not seats:
+            raise _refuse(f"only a player can resign game #{g.id}")
+        loser = seats[0]
+        winner = next((s for s in g.rules.seats if s != loser), None)
+        return await finish(core, g, winner, f"{g.name_of(loser)} resigned")
 
 
-async def finish(core: Core, g: Live, winner: str | None, reason: str) -> list[Reply]:
-    """End a game outside the rules (resignation, a moderator's ruling)."""
-    async with g.lock:
-        now = core.now()
-        async with core.store.transaction():
-            settings = g.row.settings_dict
-            settings["result"] = {"winner": winner, "reason": reason}
-            await core.store.update_game(g.id, now, status="over", settings=json.dumps(settings))
-            g.row = (await core.store.game(g.id)) or g.row
-            replies = await core.queue(g.id, core.end_lines(g, winner, reason))
+async def finish(core: Core, g: Live, winner: str | None, reason: str,
+                 modlog: tuple[str, str, str] | None = None) -> list[Reply]:
+    """End a game outside the rules (resignation, a moderator's ruling, a clock); call under its lock.
+
+    Every choice still sealed is opened with the result, so the record is complete.
+    """
+    now = core.now()
+    async with core.store.transaction():
+        if modlog is not None:
+            await core.store.add_modlog(g.id, modlog[0], modlog[1], modlog[2], now)
+        settings = g.row.settings_dict
+        settings["result"] = {"winner": winner, "reason": reason}
+        await core.store.update_game(g.id, now, status="over", settings=json.dumps(settings))
+        g.row = (await core.store.game(g.id)) or g.row
+        opened = await core.store.reveal_secrets(g.id, g.row.branch, g.seq)
+        replies = await core._reveal_lines(g, opened, g.seq) + core.end_lines(g, winner, reason)
+        replies = await core.queue(g.id, replies)
     core.live.pop(g.id, None)
     return replies
 
@@ -444,11 +507,28 @@ async def build_record(core: Core, game_id: int, viewer_user: str | None = None)
             commitment=s.commitment if s else None, nonce=None if (s is None or sealed) else s.nonce,
             events=[e.text for e in evs if e.public],
         ))
-        if sealed:
-            break  # how many more private steps were taken is itself a secret
+        if sealed and s is not None and s.closed_at is None:
+            break  # how many more private steps are being taken is itself a secret
     over = row.status == "over"
+    moderation = [ModerationEntry(seq=m.get("seq"), moderator=m["moderator"], what=m["what"], reason=m["reason"])
+                  for m in await core.store.modlog(row.id)]
     return GameRecord(
         game_id=row.id, config=config, status=row.status, seed_hash=seed_hash(row.seed),
         seed=row.seed if (over or row.seed_public) else None, dice_secret=not row.seed_public,
         setup_rolls=[Roll.model_validate(r) for r in json.loads(row.setup_rolls)], actions=logged, outcome=outcome,
+        dice_keys=await dice_keys(core, row.id, row.branch), moderation=moderation,
     )
+
+
+async def dice_keys(core: Core, game_id: int, branch: int) -> list[DiceKey]:
+    """The dice key of each stretch of a branch's line of play, oldest first (each rollback forks a new one)."""
+    info = {b["branch"]: b for b in await core.store.branches(game_id)}
+    chain = []
+    b: int | None = branch
+    while b is not None and b in info:
+        chain.append(info[b])
+        b = info[b]["parent_branch"]
+    keys = [DiceKey(from_seq=1, key=chain[-1]["dice_key"])] if chain else []
+    for br in reversed(chain[:-1]):
+        keys.append(DiceKey(from_seq=br["fork_seq"] + 1, key=br["dice_key"]))
+    return keys

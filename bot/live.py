@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from pydantic import BaseModel
 
@@ -28,7 +27,6 @@ class Live:
     dice_key: str
     seats: dict[str, str]
     """Seat -> user id."""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     board_key: tuple[int, str] | None = None
     """(turn, phase) of the last board posted."""
 

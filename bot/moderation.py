@@ -13,7 +13,8 @@ import secrets
 from typing import TYPE_CHECKING
 
 from bot.lifecycle import Handler, finish
-from bot.live import load_live
+from bot.live import Live, load_live
+from bot.parsing import ParseError, escape_markdown, parse_int
 from bot.replies import Command, Reply
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ def _refuse(text: str) -> Exception:
 async def _log_and_post(core: Core, game_id: int, place: str, mod: str, what: str, reason: str,
                         extra: list[Reply] | None = None) -> list[Reply]:
     now = core.now()
+    reason = escape_markdown(reason, 300)
     await core.store.add_modlog(game_id, mod, what, reason, now)
     text = f"Moderation: {mod} {what}." + (f" Reason: {reason}" if reason else "")
     return await core.queue(game_id, [Reply(to="channel", place=place, game_id=game_id, text=text)] + (extra or []))
@@ -54,8 +56,7 @@ async def _log_and_post(core: Core, game_id: int, place: str, mod: str, what: st
 @command("mod pause")
 async def pause(core: Core, cmd: Command) -> list[Reply]:
     """Stop a game: no orders are taken and its clock stops."""
-    g = core.find_game(cmd, statuses=("active",))
-    async with g.lock, core.store.transaction():
+    async with core.locked(cmd, statuses=("active",), moderating=True) as g, core.store.transaction():
         await core.store.update_game(g.id, core.now(), status="paused")
         g.row = (await core.store.game(g.id)) or g.row
         return await _log_and_post(core, g.id, g.row.place, cmd.user, f"paused game #{g.id}", cmd.args.get("reason", ""))
@@ -64,8 +65,7 @@ async def pause(core: Core, cmd: Command) -> list[Reply]:
 @command("mod resume")
 async def resume(core: Core, cmd: Command) -> list[Reply]:
     """Let a paused game go on."""
-    g = core.find_game(cmd, statuses=("paused",))
-    async with g.lock, core.store.transaction():
+    async with core.locked(cmd, statuses=("paused",), moderating=True) as g, core.store.transaction():
         await core.store.update_game(g.id, core.now(), status="active")
         g.row = (await core.store.game(g.id)) or g.row
         return await _log_and_post(core, g.id, g.row.place, cmd.user, f"resumed game #{g.id}", cmd.args.get("reason", ""))
@@ -77,29 +77,37 @@ async def branches(core: Core, cmd: Command) -> list[Reply]:
     from bot.core import private
 
     g = await core.find_any(cmd)
+    core.check_moderator(g, cmd)
     lines = []
     for b in await core.store.branches(g.id):
         cur = " (current)" if b["branch"] == g.row.branch else ""
         origin = (f"forked from branch {b['parent_branch']} at action {b['fork_seq']} ({b['reason']})"
                   if b["parent_branch"] else "the original line of play")
-        lines.append(f"branch {b['branch']}{cur}: {b['length']} actions, {origin}")
+        length, more = await public_length(core, g.id, b["branch"], b["length"])
+        lines.append(f"branch {b['branch']}{cur}: {length} actions{more}, {origin}")
     return [private(cmd.user, cmd.place, "\n".join(lines))]
 
 
 @command("mod rollback")
 async def rollback(core: Core, cmd: Command) -> list[Reply]:
     """Move the game back to just after action ``to`` (0 = the start), keeping the abandoned branch."""
-    g = core.find_game(cmd)
-    to = cmd.args.get("to", "")
-    if not to.isdigit() or int(to) >= g.seq:
-        raise _refuse(f"to must be an action number below the current one ({g.seq}); /game log shows them")
-    reason = cmd.args.get("reason", "")
-    async with g.lock:
+    async with core.locked(cmd, moderating=True) as g:
+        length, _ = await public_length(core, g.id, g.row.branch, g.seq)
+        if length == 0:
+            raise _refuse(f"game #{g.id} has no action to roll back yet")
+        to = parse_int(cmd.args.get("to", ""), "to (the action to go back to; /game log shows them)", 0, length - 1)
+        reason = escape_markdown(cmd.args.get("reason", ""), 300)
+        pair = await _splits_a_reveal(core, g, to)
+        if pair is not None and not (cmd.args.get("confirm", "").lower() in ("yes", "y", "true") and reason):
+            raise _refuse(
+                f"action {to} lies between sealed choices that were revealed together (actions {pair[0]}-{pair[1]}): "
+                f"after this rollback a player could choose again knowing the other's revealed choice. Roll back to "
+                f"to:{pair[0] - 1}, before the first of them, or repeat with confirm:yes and a reason:\"...\"")
         old = g.row.branch
         key = "k" + secrets.token_hex(8)
         now = core.now()
         async with core.store.transaction():
-            new = await core.store.fork(g.id, old, int(to), key, f"rollback by {cmd.user}: {reason}".strip(), now)
+            new = await core.store.fork(g.id, old, to, key, f"rollback by {cmd.user}: {reason}".strip(), now)
             row = await core.store.game(g.id)
             assert row is not None
             fresh = await load_live(core.store, row)
@@ -115,16 +123,19 @@ async def rollback(core: Core, cmd: Command) -> list[Reply]:
 @command("mod restore")
 async def restore(core: Core, cmd: Command) -> list[Reply]:
     """Put a game back on an earlier branch."""
-    g = core.find_game(cmd)
-    text = cmd.args.get("branch", "")
-    known = {b["branch"] for b in await core.store.branches(g.id)}
-    if not text.isdigit() or int(text) not in known or int(text) == g.row.branch:
+    async with core.locked(cmd, moderating=True) as g:
+        text = cmd.args.get("branch", "")
+        known = {b["branch"] for b in await core.store.branches(g.id)}
         others = ", ".join(str(b) for b in sorted(known - {g.row.branch})) or "none"
-        raise _refuse(f"branch must be one of the other branches ({others}); /mod branches lists them")
-    async with g.lock:
+        try:
+            branch = parse_int(text, "branch", 1, 10**9)
+        except ParseError:
+            branch = 0
+        if branch not in known or branch == g.row.branch:
+            raise _refuse(f"branch must be one of the other branches ({others}); /mod branches lists them")
         now = core.now()
         async with core.store.transaction():
-            await core.store.update_game(g.id, now, branch=int(text))
+            await core.store.update_game(g.id, now, branch=branch)
             row = await core.store.game(g.id)
             assert row is not None
             fresh = await load_live(core.store, row)
@@ -137,19 +148,18 @@ async def restore(core: Core, cmd: Command) -> list[Reply]:
 @command("mod replace")
 async def replace(core: Core, cmd: Command) -> list[Reply]:
     """Give a seat to another member."""
-    g = core.find_game(cmd)
-    seat, user = cmd.args.get("seat", ""), cmd.args.get("user", "").strip()
-    seat = next((s for s in g.seats if s.casefold() == seat.casefold()), seat)
-    if seat not in g.seats or not user:
-        raise _refuse(f"write /mod replace seat:SEAT user:USER with a seat of {', '.join(g.seats)}")
-    if any(u == user for s, u in g.seats.items() if s != seat):
-        raise _refuse(f"{user} already holds the other seat of game #{g.id}; a player cannot play both sides")
-    async with g.lock:
+    async with core.locked(cmd, moderating=True) as g:
+        seat, user = cmd.args.get("seat", ""), cmd.args.get("user", "").strip()
+        seat = next((s for s in g.seats if s.casefold() == seat.casefold()), seat)
+        if seat not in g.seats or not user:
+            raise _refuse(f"write /mod replace seat:SEAT user:USER with a seat of {', '.join(g.seats)}")
+        if any(u == user for s, u in g.seats.items() if s != seat):
+            raise _refuse(f"that member already holds the other seat of game #{g.id}; a player cannot play both sides")
         async with core.store.transaction():
             settings = g.row.settings_dict
             old = g.name_of(seat)
             settings["seats"][seat] = user
-            settings.setdefault("names", {})[seat] = cmd.args.get("user_name", "").strip() or user
+            settings.setdefault("names", {})[seat] = escape_markdown(cmd.args.get("user_name", "").strip() or user, 40)
             await core.store.update_game(g.id, core.now(), settings=json.dumps(settings))
             g.row = (await core.store.game(g.id)) or g.row
             g.seats = dict(settings["seats"])
@@ -160,14 +170,15 @@ async def replace(core: Core, cmd: Command) -> list[Reply]:
 @command("mod end")
 async def end(core: Core, cmd: Command) -> list[Reply]:
     """End a game with a result: winner:SEAT or winner:draw."""
-    g = core.find_game(cmd)
-    winner = cmd.args.get("winner", "")
-    if winner != "draw" and winner not in g.rules.seats:
-        raise _refuse(f"winner must be draw or one of {', '.join(g.rules.seats)}")
-    reason = cmd.args.get("reason", "ended by a moderator")
-    async with core.store.transaction():
-        await core.store.add_modlog(g.id, cmd.user, f"ended game #{g.id}: {winner}", reason, core.now())
-    return await finish(core, g, None if winner == "draw" else winner, f"{reason} (moderator {cmd.user})")
+    async with core.locked(cmd, moderating=True) as g:
+        winner = cmd.args.get("winner", "")
+        winner = next((s for s in g.rules.seats if s.casefold() == winner.casefold()), winner)
+        if winner != "draw" and winner not in g.rules.seats:
+            raise _refuse(f"winner must be draw or one of {', '.join(g.rules.seats)}")
+        reason = escape_markdown(cmd.args.get("reason", "ended by a moderator"), 300)
+        who = "the clock" if cmd.user == "clock" else f"moderator {cmd.user}"
+        return await finish(core, g, None if winner == "draw" else winner, f"{reason} ({who})",
+                            modlog=(cmd.user, f"ended game #{g.id}: {winner}", reason))
 
 
 @command("mod edit")
@@ -177,6 +188,7 @@ async def edit(core: Core, cmd: Command) -> list[Reply]:
     from engine.core.protocol import MODERATOR, Action
 
     g = core.find_game(cmd)
+    core.check_moderator(g, cmd)
     ops = g.rules.edit_verbs()
     op = cmd.args.get("op", "").strip().lower()
     if not ops:
@@ -184,11 +196,11 @@ async def edit(core: Core, cmd: Command) -> list[Reply]:
     if op not in {v.verb for v in ops}:
         listing = "; ".join(f"op:{v.verb} " + " ".join(f"{a.name}:{a.kind.upper()}" for a in v.args) for v in ops)
         raise _refuse(f"say what to change: /mod edit {listing} reason:\"...\"")
-    reason = cmd.args.get("reason", "").strip()
+    reason = escape_markdown(cmd.args.get("reason", "").strip(), 300)
     if not reason:
         raise _refuse('every edit needs a reason the players can read: add reason:"..."')
     action = Action(verb=op, args={k: v for k, v in cmd.args.items() if k not in ("op", "reason", "game")})
-    async with g.lock:
+    async with core.locked(cmd, moderating=True) as g:
         assert g.state is not None
         before = g.pending()
         state, events = g.rules.apply(g.state, MODERATOR, action, FixedDice([]))  # an edit rolls no dice
@@ -207,7 +219,29 @@ async def modlog(core: Core, cmd: Command) -> list[Reply]:
     from bot.core import private
 
     g = await core.find_any(cmd)
+    core.check_moderator(g, cmd)
     rows = await core.store.modlog(g.id)
     text = "\n".join(f"{r['created_at']} {r['moderator']}: {r['what']}" + (f" (reason: {r['reason']})" if r["reason"]
                                                                            else "") for r in rows)
     return [private(cmd.user, cmd.place, text or f"No moderator has acted in game #{g.id}.")]
+
+
+async def public_length(core: Core, game_id: int, branch: int, length: int) -> tuple[int, str]:
+    """How many actions of a branch anyone may count: not the private steps of a sealed choice
+    still being made (a moderator who also plays learns no more than a player)."""
+    open_ = [s.seq for s, _ in await core.store.sealed(game_id, branch) if s.closed_at is None]
+    if not open_:
+        return length, ""
+    return min(open_) - 1, " and sealed choices being made"
+
+
+async def _splits_a_reveal(core: Core, g: Live, to: int) -> tuple[int, int] | None:
+    """The first and last action of sealed choices revealed together that a rollback to ``to`` would split."""
+    revealed: dict[int, list[int]] = {}
+    for s in await core.store.secrets(g.id, g.row.branch):
+        if s.revealed_at is not None:
+            revealed.setdefault(s.revealed_at, []).append(s.seq)
+    for at, seqs in sorted(revealed.items()):
+        if min(seqs) <= to < at:
+            return min(seqs), at
+    return None

@@ -20,7 +20,10 @@ class Command(BaseModel):
     display: str = ""
     """The person's display name, for messages."""
     is_moderator: bool = False
-    """Set by the transport from the member's permissions or the configured role."""
+    """Set by the transport: a moderator (Manage Server, or the configured role) of ``community``."""
+    community: str = ""
+    """The community the command was given in: ``guild:<id>`` on Discord, ``console`` in the local
+    console, empty in a direct message. Moderation and reading rights are judged against the game's own."""
 
 
 class Button(BaseModel):

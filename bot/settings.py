@@ -18,6 +18,16 @@ class Settings(BaseSettings):
     database: Path = Path("hexhive.db")
     dev_guild_id: int | None = Field(default=None, gt=0)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    max_invites_per_member: int = Field(default=3, ge=1, le=1000)
+    max_invites_per_community: int = Field(default=50, ge=1, le=100_000)
+    invite_days: int = Field(default=7, ge=1, le=365)
+
+    def limits(self):  # type: ignore[no-untyped-def]
+        """The core's limits from these settings."""
+        from bot.core import Limits
+
+        return Limits(invites_per_member=self.max_invites_per_member,
+                      invites_per_community=self.max_invites_per_community, invite_days=self.invite_days)
 
     @field_validator("discord_token", mode="before")
     @classmethod

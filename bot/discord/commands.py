@@ -159,11 +159,14 @@ def build_mod() -> app_commands.Group:
     lookup("log", "The game's moderation log")
 
     @mod.command(name="rollback", description="Move a game back to just after an action (nothing is deleted)")
-    @app_commands.describe(to="the action number to go back to (0: the start)", game=GAME_ID, reason="why")
+    @app_commands.describe(to="the action number to go back to (0: the start)", game=GAME_ID, reason="why",
+                           confirm="yes: roll back between sealed choices revealed together (needs a reason)")
     @app_commands.autocomplete(game=ac.game_ids)
     async def rollback(interaction: discord.Interaction, to: app_commands.Range[int, 0, 1_000_000],
-                       game: str | None = None, reason: str | None = None) -> None:
-        await hive_of(interaction).run(interaction, "mod rollback", args_of(to=to, game=game, reason=reason))
+                       game: str | None = None, reason: str | None = None,
+                       confirm: Literal["yes"] | None = None) -> None:
+        await hive_of(interaction).run(interaction, "mod rollback",
+                                       args_of(to=to, game=game, reason=reason, confirm=confirm))
 
     @mod.command(name="restore", description="Put a game back on an earlier branch")
     @app_commands.describe(branch="the branch number (/mod branches)", game=GAME_ID, reason="why")

@@ -52,4 +52,10 @@ def args_of(**options: Any) -> dict[str, str]:
 async def command_of(interaction: discord.Interaction, store: Store, name: str, args: dict[str, str]) -> Command:
     """The core command for an interaction."""
     return Command(user=str(interaction.user.id), place=place_of(interaction), name=name, args=args,
-                   display=interaction.user.display_name, is_moderator=await is_moderator(interaction, store))
+                   display=interaction.user.display_name, is_moderator=await is_moderator(interaction, store),
+                   community=community_of(interaction))
+
+
+def community_of(interaction: discord.Interaction) -> str:
+    """The community a command was given in: its server, or none in a direct message."""
+    return guild_key(interaction.guild_id) if interaction.guild_id is not None else ""

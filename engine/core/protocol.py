@@ -299,6 +299,12 @@ class GameRules(ABC):
         """The operations ``edit`` understands, for /mod edit help."""
         return []
 
+    def keeps_sealed(self, state: BaseModel) -> bool:
+        """Whether sealed choices whose phase is over stay sealed for now (e.g. hidden charges
+        until they go off); otherwise the transport opens every one as soon as no secret
+        decision waits any more. A game's own "reveal" event opens them in any case."""
+        return False
+
     def apply(self, state: BaseModel, seat: str, action: Action, dice: Dice) -> tuple[BaseModel, list[Event]]:
         """Check legality, then apply. Raises a ``RuleError`` and changes nothing when illegal."""
         if seat == MODERATOR:

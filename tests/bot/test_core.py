@@ -137,7 +137,7 @@ async def test_rollback_keeps_the_abandoned_branch_and_restore_brings_it_back(co
     await say(core, "alice", "/guess parity:odd", place="dm:alice")
     await say(core, "bob", "/guess parity:even", place="dm:bob")
     s2 = core.live[gid].state.model_dump_json()
-    r = await say(core, "carol", f"/mod rollback to:1 game:{gid}", mod=True)
+    r = await say(core, "carol", f"/mod rollback to:1 game:{gid} confirm:yes reason:\"a retry\"", mod=True)
     assert "rolled game" in texts(r) and "branch 1 is kept" in texts(r)
     assert core.live[gid].seq == 1 and core.live[gid].row.branch == 2
     assert len(await store.actions(gid, 1)) == 2
@@ -292,8 +292,10 @@ async def test_mod_replace_gives_the_seat_and_the_name_and_refuses_the_other_pla
     r = await say(core, "carol", f"/mod replace seat:B user:erin user_name:Erin game:{gid}", mod=True)
     assert "gave seat B" in texts(r) and "(was bob)" in texts(r)
     assert core.live[gid].name_of("B") == "Erin" and core.live[gid].user_of("B") == "erin"
-    r = await say(core, "bob", f"/guess parity:odd game:{gid}", place="dm:bob")
+    r = await say(core, "bob", f"/guess parity:odd game:{gid}", place="console:#t")
     assert "not playing" in r[0].text and "Erin" in r[0].text
+    r = await say(core, "bob", f"/guess parity:odd game:{gid}", place="dm:bob")
+    assert "no game #" in r[0].text  # in a DM, a former player finds the game no more
     r = await say(core, "carol", f"/mod replace seat:A user:erin game:{gid}", mod=True)
     assert "already holds the other seat" in r[0].text
 

@@ -18,8 +18,10 @@ from bot.ratelimit import RateLimiter
 from bot.replies import Button, Reply
 from engine.core.errors import IllegalAction
 from tests.discord.mocks import mock_client, mock_interaction, said
+from tests.fakediscord.payloads import GUILD_ID as P_GUILD_ID
 
 THREAD = 2000
+GUILD_ID = P_GUILD_ID
 
 
 async def png(core, gid, viewer):  # noqa: ANN001, ANN201
@@ -241,7 +243,7 @@ async def test_a_clock_tick_redraws_the_status_of_a_paused_game(core):
     keeper = ClockKeeper(core)
     hive = Hive(mock_client(), core, limiter=RateLimiter(burst=1000), render=png, keeper=keeper)
     gid = await started(hive)
-    await core.handle_line("104", str(THREAD), "/mod pause", is_moderator=True)
+    await core.handle_line("104", str(THREAD), "/mod pause", is_moderator=True, community="guild:" + str(GUILD_ID))
     before = await core.store.place_settings(f"discord:status:{gid}")
     assert "stopped" not in before["text"]
     await hive.tick()

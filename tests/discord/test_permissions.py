@@ -1,5 +1,6 @@
-"""Who may change what: every command tried by the player, the opponent, a spectator, a non-player and a
-moderator; only the right ones change anything, the others get a private refusal."""
+"""Who may change what: every command tried by the player, the opponent, a spectator, a non-player, a
+moderator, and a moderator and a member of another server; only the right ones change anything, the
+others get a private refusal."""
 
 from __future__ import annotations
 
@@ -8,12 +9,17 @@ from dataclasses import dataclass
 
 import pytest
 
-from bot.core import Core
-from tests.discord.actors import MEMBERS, Table
+from bot.core import Core, Limits
+from tests.discord.actors import MEMBERS, Member, Table
 from tests.discord.conftest import start_bot
 from tests.fakediscord import payloads as P
 
-ACTORS = ("player", "opponent", "spectator", "outsider", "moderator")
+GUILD = f"guild:{P.GUILD_ID}"
+OTHER_GUILD, OTHER_CHANNEL = 2000, 2500
+"""Another server the bot is in, with its own channel."""
+
+ACTORS = ("player", "opponent", "spectator", "outsider", "moderator", "foreign_moderator", "foreign_member")
+FOREIGN = {"foreign_moderator": Member(106, "mo2", P.MEMBER_PERMS | P.MANAGE_GUILD), "foreign_member": Member(107, "eve")}
 
 
 @dataclass(frozen=True)
@@ -33,8 +39,10 @@ def case(cmd: str, state: str, allowed: str, **options) -> Case:
 
 
 CASES = [
-    case("game new", "none", "player opponent spectator outsider moderator", game="toy", opponent=("user", 999)),
-    case("resolve dice", "none", "player opponent spectator outsider moderator", opponent=("user", 999),
+    case("game new", "none", "player opponent spectator outsider moderator foreign_moderator foreign_member",
+         game="toy", opponent=("user", 999)),
+    case("resolve dice", "none", "player opponent spectator outsider moderator foreign_moderator foreign_member",
+         opponent=("user", 999),
          attack="4,4", defence="3,3"),
     case("help", "take", ""),
     case("game accept", "invited", "opponent"),
@@ -51,7 +59,7 @@ CASES = [
     case("guess", "guess", "player opponent", parity="odd"),
     case("mod pause", "take", "moderator"),
     case("mod resume", "paused", "moderator"),
-    case("mod rollback", "take", "moderator", to=1),
+    case("mod rollback", "take", "moderator", to=1, confirm="yes", reason="a misclick"),
     case("mod restore", "rolled", "moderator", branch=1),
     case("mod replace", "take", "moderator", seat="A", user=("user", 103)),
     case("mod end", "take", "moderator", winner="A"),
@@ -64,26 +72,28 @@ CASES = [
 
 async def prepare(core: Core, state: str) -> tuple[int | None, str, dict[str, str]]:
     """A fresh game in ``state``; returns its id, thread, and who plays which part."""
-    parts = {"spectator": "carol", "outsider": "dave", "moderator": "mo", "player": "alice", "opponent": "bob"}
+    parts = {"spectator": "carol", "outsider": "dave", "moderator": "mo", "player": "alice", "opponent": "bob",
+             "foreign_moderator": "foreign_moderator", "foreign_member": "foreign_member"}
     if state == "none":
         return None, str(P.CHANNEL_ID), parts
-    r = await core.handle_line("101", str(P.CHANNEL_ID), "/game new game:toy opponent:102")
+    r = await core.handle_line("101", str(P.CHANNEL_ID), "/game new game:toy opponent:102", community=GUILD)
     gid, thread = r[0].game_id, r[0].place
     assert gid is not None
     if state == "invited":
         return gid, thread, parts
-    await core.handle_line("102", thread, f"/game accept game:{gid}")
+    await core.handle_line("102", thread, f"/game accept game:{gid}", community=GUILD)
     if state == "guess":
         return gid, thread, parts
-    await core.handle_line("101", thread, f"/guess parity:odd game:{gid}")
-    await core.handle_line("102", thread, f"/guess parity:even game:{gid}")
+    await core.handle_line("101", thread, f"/guess parity:odd game:{gid}", community=GUILD)
+    await core.handle_line("102", thread, f"/guess parity:even game:{gid}", community=GUILD)
     g = core.live[gid]
     taker = g.user_of(g.state.taker)
     parts |= {"player": "alice" if taker == "101" else "bob", "opponent": "bob" if taker == "101" else "alice"}
     if state == "paused":
-        await core.handle_line("104", thread, f"/mod pause game:{gid}", is_moderator=True)
+        await core.handle_line("104", thread, f"/mod pause game:{gid}", is_moderator=True, community=GUILD)
     if state == "rolled":
-        await core.handle_line("104", thread, f"/mod rollback to:1 game:{gid}", is_moderator=True)
+        await core.handle_line("104", thread, f"/mod rollback to:1 game:{gid} confirm:yes reason:again", is_moderator=True,
+                               community=GUILD)
     return gid, thread, parts
 
 
@@ -103,8 +113,9 @@ async def fingerprint(core: Core, gid: int | None) -> tuple:
 
 @pytest.mark.parametrize("c", CASES, ids=lambda c: f"{c.name} {c.sub or ''}".strip())
 async def test_only_the_right_members_change_anything(fake, store, c: Case):
-    core = Core(store)
+    core = Core(store, limits=Limits(invites_per_member=100))
     running = await start_bot(fake, core)
+    fake.channels[str(OTHER_CHANNEL)] = P.text_channel(OTHER_CHANNEL, OTHER_GUILD, "elsewhere")
     try:
         t = Table(fake, running.client)
         wrong = []
@@ -112,7 +123,8 @@ async def test_only_the_right_members_change_anything(fake, store, c: Case):
             gid, thread, parts = await prepare(core, c.state)
             named = gid is not None and c.sub not in ("new", "list") and c.name not in ("help", "resolve")
             options = dict(c.options) | ({"game": str(gid)} if named else {})
-            where = str(P.CHANNEL_ID) if actor == "outsider" else thread
+            where = (str(OTHER_CHANNEL) if actor.startswith("foreign") else str(P.CHANNEL_ID) if actor == "outsider"
+                     else thread)
             before = await fingerprint(core, gid)
             sent = await slash(t, parts[actor], where, c, options)
             changed = await fingerprint(core, gid) != before
@@ -127,8 +139,10 @@ async def test_only_the_right_members_change_anything(fake, store, c: Case):
 
 async def slash(t: Table, who: str, where: str, c: Case, options: dict) -> list:
     roles = {"7000": P.role(7000, "referees")} if any(v == ("role", 7000) for v in options.values()) else None
-    m = MEMBERS[who]
+    m = FOREIGN.get(who) or MEMBERS[who]
     users = {str(v[1]): P.member(int(v[1]), f"user{v[1]}") for v in options.values()
              if isinstance(v, tuple) and v[0] == "user"}
-    payload = P.slash(m.payload(), t.channel(where), c.name, options, sub=c.sub, users=users or None, roles=roles)
+    guild = OTHER_GUILD if who in FOREIGN else P.GUILD_ID
+    payload = P.slash(m.payload(), t.channel(where), c.name, options, sub=c.sub, users=users or None, roles=roles,
+                      guild_id=guild)
     return await t.fake.interact(payload, t.client)

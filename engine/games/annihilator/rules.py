@@ -130,6 +130,11 @@ class AnnihilatorRules(GameRules):
         """The game's commands."""
         return VERBS
 
+    def keeps_sealed(self, state: BaseModel) -> bool:
+        """8.1 (option hidden_charges): set charges stay sealed until they go off; nothing else does."""
+        s = cast(State, state)
+        return s.hidden_charges and bool(s.charges)
+
     def edit_verbs(self) -> list[VerbSpec]:
         """/mod edit: place, remove or change a unit, or set a hex marker (in a movement phase)."""
         return editing.SPECS
