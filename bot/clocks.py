@@ -200,6 +200,9 @@ class ClockKeeper:
             out += await self.check(g)
         for gid in [gid for gid in self.states if gid not in self.core.live]:
             del self.states[gid]
+        from bot.lifecycle import expire_invitations
+
+        out += await expire_invitations(self.core)
         await self.heartbeat()
         return out
 

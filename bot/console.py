@@ -17,6 +17,7 @@ from typing import TextIO
 
 from bot.boards import render_board_png, render_replay_gif
 from bot.core import Core
+from bot.parsing import unescape_markdown
 from bot.replies import Reply
 from bot.store import Store
 
@@ -94,7 +95,7 @@ class Console:
         for r in replies:
             head = {"channel": f"[{r.place.removeprefix('console:')}]", "dm": f"[DM {r.user}]",
                     "private": f"[to {r.user}]"}[r.to]
-            text = MENTION.sub(lambda m: "@" + m.group(1), r.text)
+            text = unescape_markdown(MENTION.sub(lambda m: "@" + m.group(1), r.text))
             for i, text_line in enumerate(text.splitlines() or [""]):
                 self.say(f"{head if i == 0 else ' ' * len(head)} {text_line}")
             for b in r.buttons:

@@ -176,7 +176,11 @@ class Core:
         """The number of ``game:N``, if given (a ``ParseError`` unless it is a plain number)."""
         if "game" not in cmd.args:
             return None
-        return parse_int(cmd.args["game"], "game", 1, MAX_GAME_ID)
+        gid = parse_int(cmd.args["game"], "game", 1, MAX_GAME_ID)
+        if gid in self.damaged:
+            raise Refusal(f"game #{gid} cannot be played: {self.damaged[gid]}. A moderator can restore the "
+                          "database from a backup (hexhive db backup); nothing was changed")
+        return gid
 
     def find_game(self, cmd: Command, *, statuses: tuple[str, ...] = ("active", "paused")) -> Live:
         """The game a command is about: ``game:ID``, else the game in this place, else the user's only game.
@@ -185,9 +189,6 @@ class Core:
         game of another server is as unknown to its strangers as a game that does not exist.
         """
         gid = self.game_id_arg(cmd)
-        if gid is not None and gid in self.damaged:
-            raise Refusal(f"game #{gid} cannot be played: {self.damaged[gid]}. A moderator can restore the "
-                          "database from a backup (hexhive db backup); nothing was changed")
         if gid is not None:
             g = self.live.get(gid)
             if g is None or not visible(g.row, cmd):

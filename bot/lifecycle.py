@@ -148,7 +148,7 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
         raise _refuse(f"{rules.title} has no seat '{seat}'; choose one of: {', '.join(rules.seats)}")
     other = next(s for s in rules.seats if s != seat)
     seed_arg = args.get("seed")
-    if seed_arg is not None and not cmd.is_moderator and not cmd.place.startswith("console"):
+    if seed_arg is not None and not cmd.is_moderator and cmd.community != "console":
         raise _refuse("only a moderator (or the local console) may fix the dice seed")
     options = {k: v for k, v in args.items() if k not in NEW_GAME_KEYS}
     clock = args.get("clock", "72h")

@@ -1,0 +1,198 @@
+"""The store fails loudly and at once; crafted records are refused promptly with one problem line each."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.core import Core
+from bot.replay_tool import replay_record
+from bot.store import Store, StoreError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _good(path: Path) -> None:
+    c = sqlite3.connect(path)
+    c.execute("CREATE TABLE t(x)")
+    c.executemany("INSERT INTO t VALUES (?)", [("x" * 1000,)] * 200)
+    c.commit()
+    c.close()
+
+
+def make_bad(kind: str, path: Path) -> None:
+    if kind == "empty":
+        path.write_bytes(b"")
+    elif kind == "not a database":
+        path.write_text("these are somebody's notes, not a database\n" * 10)
+    elif kind == "bad header":
+        path.write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 4)
+    elif kind == "truncated":
+        _good(path.with_suffix(".full"))
+        path.write_bytes(path.with_suffix(".full").read_bytes()[:8192])
+    elif kind == "cannot be migrated":
+        c = sqlite3.connect(path)
+        c.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+        c.execute("INSERT INTO schema_migrations VALUES (1, 'initial')")  # but no games table
+        c.commit()
+        c.close()
+    elif kind == "a folder":
+        path.mkdir()
+
+
+KINDS = ["empty", "not a database", "bad header", "truncated", "cannot be migrated", "a folder"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_store_open_refuses_an_unusable_database_in_one_line(tmp_path, kind):
+    db = tmp_path / "hexhive.db"
+    make_bad(kind, db)
+    with pytest.raises(StoreError) as err:
+        await Store.open(db)
+    text = str(err.value)
+    assert "\n" not in text and str(db) in text
+    assert "backup" in text or "folder" in text
+
+
+async def test_an_empty_file_becomes_a_database_only_when_asked(tmp_path):
+    db = tmp_path / "hexhive.db"
+    db.write_bytes(b"")
+    store = await Store.open(db, allow_empty=True)
+    assert await store.games() == []
+    await store.close()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("command", [["db", "check"], ["console", "--db", "{db}"]])
+def test_corrupt_db_exits_cleanly(tmp_path, kind, command):
+    """Start-up, the console and `hexhive db check` exit with one clear line and status 2, never hang."""
+    db = tmp_path / "hexhive.db"
+    make_bad(kind, db)
+    env = dict(os.environ, HEXHIVE_DATABASE=str(db), HEXHIVE_DISCORD_TOKEN="")
+    args = [a.replace("{db}", str(db)) for a in command]
+    done = subprocess.run([sys.executable, "-m", "bot.cli", *args], cwd=tmp_path, env=env, input="",
+                          capture_output=True, text=True, timeout=60)  # a guard against hanging, not a timing
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("hexhive: ") and "Traceback" not in done.stderr, lines
+
+
+async def _played(tmp_path) -> tuple[Path, int]:
+    db = tmp_path / "g.db"
+    store = await Store.open(db)
+    try:
+        core = Core(store)
+        r = await core.handle_line("alice", "console:#t", "/game new game:toy opponent:bob pile:20")
+        gid = r[0].game_id
+        await core.handle_line("bob", "console:#t", "/game accept")
+        while core.live[gid].seq < 55:
+            g = core.live[gid]
+            if g.state.step == "guess":
+                for u in ("alice", "bob"):
+                    await core.handle_line(u, f"dm:{u}", f"/guess parity:odd game:{gid}")
+            else:
+                await core.handle_line(g.user_of(g.state.taker), "console:#t", f"/take n:1 game:{gid}")
+        assert await store.snapshots(gid, 1), "the game should be past its first snapshot"
+    finally:
+        await store.close()
+    return db, gid
+
+
+@pytest.mark.parametrize("damage", ["UPDATE actions SET action = 'garbage{' WHERE seq = 3",
+                                    "UPDATE actions SET action = '{}' WHERE seq = 4",
+                                    "DELETE FROM actions WHERE seq = 5",
+                                    "UPDATE snapshots SET state = 'not json'"])
+async def test_a_damaged_log_before_the_snapshot_is_found_at_start_up(tmp_path, damage):
+    db, gid = await _played(tmp_path)
+    c = sqlite3.connect(db)
+    c.execute(damage)
+    c.commit()
+    c.close()
+    store = await Store.open(db)
+    try:
+        core = Core(store)
+        await core.start()
+        assert gid in core.damaged and gid not in core.live
+        r = await core.handle_line("alice", "console:#t", f"/game log game:{gid}")
+        assert r[0].to == "private" and "cannot be played" in r[0].text and "backup" in r[0].text
+        r = await core.handle_line("alice", "console:#t", f"/take n:1 game:{gid}")
+        assert "cannot be played" in r[0].text and list(core.internal_errors) == []
+    finally:
+        await store.close()
+
+
+# --- hexhive replay on crafted records ------------------------------------------------------------------
+
+async def _record(tmp_path) -> dict:
+    db, gid = await _played(tmp_path)
+    store = await Store.open(db)
+    try:
+        core = Core(store)
+        await core.start()
+        await core.handle_line("mo", "console:#t", f"/mod edit op:pile n:9 reason:recount game:{gid}", is_moderator=True)
+        await core.handle_line("alice", "console:#t", f"/game resign game:{gid}")
+        r = await core.handle_line("carol", "console:#t", f"/game export game:{gid}")
+    finally:
+        await store.close()
+    return json.loads(r[0].file_text)
+
+
+def _crafts(rec: dict) -> dict[str, dict]:
+    def changed(fn) -> dict:  # noqa: ANN001
+        r = json.loads(json.dumps(rec))
+        fn(r)
+        return r
+
+    def roll(sides):  # noqa: ANN001, ANN202
+        def fn(r):  # noqa: ANN001, ANN202
+            with_rolls = next(a for a in r["actions"] if a["rolls"])
+            with_rolls["rolls"][0]["sides"] = sides
+        return fn
+
+    return {
+        "a 0-sided roll": changed(roll(0)),
+        "a 10**30-sided roll": changed(roll(10**30)),
+        "a duplicated action number": changed(lambda r: r["actions"].insert(1, r["actions"][0])),
+        "a missing action number": changed(lambda r: r["actions"].pop(2)),
+        "a dice key of its own": changed(lambda r: r["actions"][3].update(dice_key="lucky")),
+        "an edit the moderation log does not hold": changed(lambda r: r.update(moderation=[])),
+    }
+
+
+async def test_replay_rejects_crafted_records(tmp_path, capsys):
+    rec = await _record(tmp_path)
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(rec))
+    assert replay_record(good, tmp_path / "out") == 0, capsys.readouterr().out
+    capsys.readouterr()
+    for name, crafted in _crafts(rec).items():
+        path = tmp_path / "crafted.json"
+        path.write_text(json.dumps(crafted))
+        code = replay_record(path, tmp_path / "out")
+        out = capsys.readouterr().out
+        assert code != 0, (name, out)
+        assert "Traceback" not in out and out.strip(), name
+
+
+@pytest.mark.parametrize("content", [b"", b"{", b"[1, 2, 3]", b'{"format": 1}', b"\xff\xfe\x00garbage",
+                                     b"[" * 100_000 + b"]" * 100_000])
+def test_replay_of_a_malformed_file_says_so_in_one_line(tmp_path, capsys, content):
+    path = tmp_path / "r.json"
+    path.write_bytes(content)
+    assert replay_record(path, tmp_path / "out") == 2
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1 and "not a game record" in out[0]
+
+
+def test_replay_refuses_a_huge_file_without_reading_it(tmp_path, capsys):
+    path = tmp_path / "big.json"
+    with path.open("wb") as f:
+        f.truncate(65 * 1024 * 1024)  # a sparse file: nothing is written
+    assert replay_record(path, tmp_path / "out") == 2
+    assert "too large" in capsys.readouterr().out

@@ -1,0 +1,434 @@
+"""Trust: a game belongs to its community, commands on one game never interleave, every secret opens,
+numbers and echoed text are handled in one place, and one member cannot flood a server.
+
+The races start two commands at the same instant with ``asyncio.gather`` through the real core,
+the way two members' clicks arrive on Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.clocks import ClockKeeper
+from bot.core import Core, Limits
+from bot.live import full_replay
+from bot.store import Store
+
+HOME, AWAY = "guild:1", "guild:2"
+THREAD = "t-home"
+
+
+async def say(core: Core, user: str, line: str, place: str = THREAD, mod: bool = False,
+              community: str | None = HOME):
+    return await core.handle_line(user, place, line, is_moderator=mod, community=community)
+
+
+def texts(replies, to=None) -> str:
+    return "\n".join(r.text for r in replies if to is None or r.to == to)
+
+
+async def toy(core: Core, *, guessed: bool = True, **opts) -> int:
+    """A toy game of community HOME in THREAD; with ``guessed``, both have guessed and one must take."""
+    extra = " ".join(f"{k}:{v}" for k, v in opts.items())
+    r = await say(core, "alice", f"/game new game:toy opponent:bob {extra}")
+    gid = r[0].game_id
+    assert gid is not None, r[0].text
+    await say(core, "bob", "/game accept")
+    if guessed:
+        await say(core, "alice", f"/guess parity:odd game:{gid}", place="dm:alice", community="")
+        await say(core, "bob", f"/guess parity:even game:{gid}", place="dm:bob", community="")
+    return gid
+
+
+def taker(core: Core, gid: int) -> str:
+    g = core.live[gid]
+    return g.user_of(g.state.taker)
+
+
+async def fingerprint(store: Store, gid: int) -> tuple:
+    row = await store.game(gid)
+    assert row is not None
+    return (row.status, row.branch, row.settings, len(await store.actions(gid, row.branch)),
+            len(await store.modlog(gid)), len(await store.branches(gid)))
+
+
+# --- 1. a game belongs to the community it was created in --------------------------------------------
+
+MOD_LINES = ["/mod pause", "/mod end winner:A", "/mod replace seat:B user:mallory",
+             "/mod rollback to:0 confirm:yes reason:x", "/mod edit op:pile n:3 reason:x", "/mod branches",
+             "/mod log", "/mod restore branch:1"]
+
+
+@pytest.mark.parametrize("line", MOD_LINES)
+async def test_cross_guild_moderation_refused(core, store, line):
+    gid = await toy(core)
+    before = await fingerprint(store, gid)
+    for place, community in (("t-away", AWAY), ("dm:mallory", "")):
+        r = await say(core, "mallory", f"{line} game:{gid}", place=place, mod=True, community=community)
+        assert len(r) == 1 and r[0].to == "private", r
+        assert r[0].text.startswith("Sorry") and "seed" not in r[0].text
+    assert await fingerprint(store, gid) == before
+    r = await say(core, "mo", f"{line} game:{gid}", mod=True)  # its own server's moderator may
+    assert not r[0].text.startswith("Sorry, only moderators"), r[0].text
+    assert "another community" not in r[0].text
+
+
+async def test_a_stranger_from_another_server_cannot_read_a_game_by_number(core):
+    gid = await toy(core)
+    for line in ("/game board", "/game export", "/game log", "/game status", "/game replay"):
+        r = await say(core, "mallory", f"{line} game:{gid}", place="t-away", community=AWAY)
+        assert len(r) == 1 and r[0].to == "private" and f"no game #{gid}" in r[0].text, (line, r)
+        r = await say(core, "mallory", f"{line} game:{gid}", place="dm:mallory", community="")
+        assert len(r) == 1 and r[0].to == "private" and f"no game #{gid}" in r[0].text, (line, r)
+        r = await say(core, "carol", f"{line} game:{gid}", place="elsewhere-home")  # same server: may read
+        assert not r[0].text.startswith("Sorry"), (line, r[0].text)
+
+
+async def test_a_player_reads_their_game_from_anywhere_but_replay_never_posts_into_another_server(core):
+    gid = await toy(core)
+    for line in ("/game board", "/game export", "/game log", "/game status"):
+        r = await say(core, "alice", f"{line} game:{gid}", place="t-away", community=AWAY)
+        assert not r[0].text.startswith("Sorry"), (line, r[0].text)
+    r = await say(core, "alice", f"/game replay game:{gid}", place="t-away", community=AWAY)
+    assert [x.to for x in r] == ["private"] and r[0].animation and r[0].place == "t-away"
+    r = await say(core, "alice", f"/game replay game:{gid}")
+    assert r[0].to == "channel" and r[0].place == THREAD
+
+
+async def test_a_dm_finds_only_the_askers_own_games(core):
+    gid = await toy(core)
+    r = await say(core, "mallory", f"/take n:1 game:{gid}", place="dm:mallory", community="")
+    assert f"no game #{gid}" in r[0].text
+    r = await say(core, taker(core, gid), "/take n:1", place=f"dm:{taker(core, gid)}", community="")
+    assert "takes 1" in texts(r)
+
+
+async def test_moderator_status_comes_from_the_games_own_community_for_the_clock_too(core, store):
+    gid = await toy(core, on_timeout="forfeit", clock="1h")
+    now = [datetime(2026, 12, 1, tzinfo=UTC)]
+    keeper = ClockKeeper(core, now=lambda: now[0])
+    await keeper.tick()
+    now[0] += timedelta(hours=2)
+    out = await keeper.tick()
+    assert "ran out of time" in texts(out) and (await store.game(gid)).status == "over"
+
+
+# --- 2. commands on one game never interleave ---------------------------------------------------------
+
+async def test_race_move_and_resign(core, store):
+    gid = await toy(core)
+    mover = taker(core, gid)
+    resigner = "bob" if mover == "alice" else "alice"
+    r_resign, r_move = await asyncio.gather(say(core, resigner, "/game resign"), say(core, mover, "/take n:1"))
+    assert "is over" in texts(r_resign, "channel")
+    assert r_move[0].to == "private" and "over" in r_move[0].text and "nothing was changed" in r_move[0].text
+    row = await store.game(gid)
+    assert row.status == "over" and len(await store.actions(gid, row.branch)) == 2  # the two guesses only
+
+
+async def test_race_move_then_resign_keeps_their_order(core, store):
+    gid = await toy(core)
+    mover = taker(core, gid)
+    resigner = "bob" if mover == "alice" else "alice"
+    r_move, r_resign = await asyncio.gather(say(core, mover, "/take n:1"), say(core, resigner, "/game resign"))
+    assert "takes 1" in texts(r_move, "channel") and "is over" in texts(r_resign, "channel")
+    row = await store.game(gid)
+    assert row.status == "over" and len(await store.actions(gid, row.branch)) == 3
+
+
+@pytest.mark.parametrize("second", ["bob: /game resign", "mo: /mod end winner:B"])
+async def test_race_two_results_only_one_is_posted(core, store, second):
+    gid = await toy(core)
+    user, line = second.split(": ")
+    r1, r2 = await asyncio.gather(say(core, "alice", "/game resign"), say(core, user, line, mod=user == "mo"))
+    assert "is over" in texts(r1, "channel")
+    assert [x.to for x in r2] == ["private"] and "over" in r2[0].text
+    row = await store.game(gid)
+    assert json.loads(row.settings)["result"]["winner"] == "B"
+    assert sum("is over" in json.loads(p)["text"] for _, _, p in await store.unposted()) == 1
+
+
+async def test_finishing_is_idempotent(core):
+    gid = await toy(core)
+    await say(core, "alice", "/game resign")
+    r = await say(core, "bob", f"/game resign game:{gid}")
+    assert r[0].to == "private" and r[0].text.startswith("Sorry")
+
+
+async def test_race_rollback_and_move(core, store):
+    gid = await toy(core)
+    mover = taker(core, gid)
+    old = core.live[gid].row.branch
+    r_roll, r_move = await asyncio.gather(say(core, "mo", "/mod rollback to:0 confirm:yes reason:replay", mod=True),
+                                          say(core, mover, "/take n:1"))
+    assert "rolled game" in texts(r_roll)
+    assert len(await store.actions(gid, old)) == 2  # nothing committed to the abandoned branch
+    assert "takes" not in texts(r_move, "channel")
+    row = await store.game(gid)
+    assert row.branch != old and len(await store.actions(gid, row.branch)) == 0
+
+
+@pytest.mark.parametrize("first", ["accept", "withdraw"])
+async def test_race_accept_and_withdraw(tmp_path, first):
+    store = await Store.open(tmp_path / "r.db")
+    core = Core(store)
+    r = await say(core, "alice", "/game new game:toy opponent:bob")
+    gid = r[0].game_id
+    accept, withdraw = say(core, "bob", "/game accept"), say(core, "alice", "/game decline")
+    r1, r2 = await asyncio.gather(*((accept, withdraw) if first == "accept" else (withdraw, accept)))
+    assert [x.to for x in r2] == ["private"] and r2[0].text.startswith("Sorry"), r2
+    row = await store.game(gid)
+    assert row.status == ("active" if first == "accept" else "declined")
+    assert (gid in core.live) == (row.status == "active")
+    await store.close()
+    store = await Store.open(tmp_path / "r.db")
+    again = Core(store)
+    await again.start()
+    assert (gid in again.live) == (first == "accept")
+    await store.close()
+
+
+# --- 3. secrets: sealed, then always opened -----------------------------------------------------------
+
+async def test_secrets_open_when_game_ends(core, store):
+    for ending in ("bob: /game resign", "mo: /mod end winner:draw"):
+        gid = await toy(core, guessed=False)
+        await say(core, "alice", f"/guess parity:odd game:{gid}", place="dm:alice", community="")
+        user, line = ending.split(": ")
+        r = await say(core, user, f"{line} game:{gid}", mod=user == "mo")
+        public = texts(r, "channel")
+        assert "Sealed choices opened" in public and "guess parity:odd" in public
+        assert public.index("Sealed choices opened") < public.index("is over")
+        row = await store.game(gid)
+        assert await store.secrets(gid, row.branch, unrevealed=True) == []
+        rec = json.loads((await say(core, "carol", f"/game export game:{gid}"))[0].file_text)
+        assert rec["actions"][0]["action"] is not None and rec["actions"][0]["nonce"]
+
+
+async def test_secrets_open_when_the_game_ends_by_its_own_rules(core, store):
+    gid = await toy(core, guessed=False, pile=1)
+    await say(core, "alice", f"/guess parity:odd game:{gid}", place="dm:alice", community="")
+    await say(core, "bob", f"/guess parity:odd game:{gid}", place="dm:bob", community="")
+    r = await say(core, taker(core, gid), "/take n:1")
+    assert "is over" in texts(r)
+    assert await store.secrets(gid, 1, unrevealed=True) == []
+
+
+async def test_status_does_not_leak_private_steps(core, store):
+    r = await say(core, "alice", "/game new game:chitin scenario:intermediate opponent:bob clock:72h")
+    gid = r[0].game_id
+    await say(core, "bob", "/game accept")
+    now = [datetime(2026, 12, 1, tzinfo=UTC)]
+    keeper = ClockKeeper(core, now=lambda: now[0])
+    await keeper.tick()
+    keeper.take_changed()
+    first = keeper.line(gid)
+    g = core.live[gid]
+    red = next(s for s in g.seats if g.user_of(s) == "alice")
+    for _ in range(4):
+        now[0] += timedelta(hours=1)
+        g = core.live[gid]
+        pick = next(a for a in g.rules.legal_now(g.state, red) if a.verb == "pick")
+        r = await say(core, "alice", pick.text(), place="dm:alice", community="")
+        assert "sealed" in texts(r, "private")
+        await keeper.tick()
+        assert keeper.line(gid) == first
+        assert keeper.take_changed() == set()
+
+
+async def test_clock_not_reset_by_toggling(core, store):
+    """A player facing a 72-hour forfeit clock toggles pick/drop every 48 hours: the clock runs out."""
+    r = await say(core, "alice", "/game new game:chitin scenario:intermediate opponent:bob clock:72h "
+                                 "on_timeout:forfeit")
+    gid = r[0].game_id
+    await say(core, "bob", "/game accept")
+    now = [datetime(2026, 12, 1, tzinfo=UTC)]
+    keeper = ClockKeeper(core, now=lambda: now[0])
+    await keeper.tick()
+    g = core.live[gid]
+    for seat, user in g.seats.items():  # bob chooses his army at once; alice keeps toggling
+        if user == "bob":
+            for _ in range(40):
+                g = core.live[gid]
+                legal = g.rules.legal_now(g.state, seat)
+                act = next((a for a in legal if a.verb == "ready"), None) or next(a for a in legal if a.verb == "pick")
+                await say(core, "bob", act.text(), place="dm:bob", community="")
+                if act.verb == "ready":
+                    break
+    red = next(s for s, u in core.live[gid].seats.items() if u == "alice")
+    for day in range(15):
+        now[0] += timedelta(hours=48)
+        g = core.live[gid]
+        verb = "pick" if day % 2 == 0 else "drop"
+        act = next(a for a in g.rules.legal_now(g.state, red) if a.verb == verb)
+        await say(core, "alice", act.text(), place="dm:alice", community="")
+        await keeper.tick()
+        if gid not in core.live:
+            break
+    row = await store.game(gid)
+    assert row.status == "over" and "ran out of time" in json.loads(row.settings)["result"]["reason"]
+    assert now[0] - datetime(2026, 12, 1, tzinfo=UTC) == timedelta(hours=96)  # the first tick past 72 h
+
+
+async def test_moderator_who_plays_learns_no_count_of_sealed_steps(core):
+    r = await say(core, "alice", "/game new game:chitin scenario:intermediate opponent:bob")
+    gid = r[0].game_id
+    await say(core, "bob", "/game accept")
+    before = texts(await say(core, "alice", f"/mod branches game:{gid}", mod=True))
+    err_before = texts(await say(core, "alice", f"/mod rollback to:99 game:{gid}", mod=True))
+    g = core.live[gid]
+    blue = next(s for s, u in g.seats.items() if u == "bob")
+    for _ in range(3):
+        g = core.live[gid]
+        pick = next(a for a in g.rules.legal_now(g.state, blue) if a.verb == "pick")
+        await say(core, "bob", pick.text(), place="dm:bob", community="")
+    after = texts(await say(core, "alice", f"/mod branches game:{gid}", mod=True))
+    err_after = texts(await say(core, "alice", f"/mod rollback to:99 game:{gid}", mod=True))
+    assert after.replace(" and sealed choices being made", "") == before
+    assert err_after == err_before
+
+
+async def test_rollback_between_a_revealed_pair_needs_confirmation(core, store):
+    gid = await toy(core)
+    r = await say(core, "mo", f"/mod rollback to:1 game:{gid}", mod=True)
+    assert "revealed together" in r[0].text and "to:0" in r[0].text
+    assert core.live[gid].row.branch == 1
+    r = await say(core, "mo", f"/mod rollback to:1 game:{gid} confirm:yes", mod=True)  # no reason: still refused
+    assert r[0].to == "private" and core.live[gid].row.branch == 1
+    r = await say(core, "mo", f"/mod rollback to:1 game:{gid} confirm:yes reason:\"a misclick, both agreed\"",
+                  mod=True)
+    assert "rolled game" in texts(r) and core.live[gid].row.branch == 2
+
+
+# --- 5. bad input: a clear refusal, never an internal error ---------------------------------------------
+
+@pytest.mark.parametrize("line", [
+    "/game status game:²", "/game status game:99999999999999999999999", "/game log last:²",
+    "/game log last:99999999999999999999999", "/game new game:toy opponent:bob clock:²h",
+    "/mod rollback to:²", "/mod rollback to:99999999999999999999999", "/mod restore branch:²",
+    "/take n:² game:1", "/game board game:١", "/mod pause game:-1",
+])
+async def test_odd_numbers_are_refused_politely(core, line):
+    await toy(core)
+    r = await say(core, "mo", line, mod=True)
+    assert len(r) == 1 and r[0].to == "private" and r[0].text.startswith("Sorry"), r
+    assert "went wrong" not in r[0].text and list(core.internal_errors) == []
+
+
+async def test_echoed_names_cannot_become_links_or_pings(core):
+    from bot.replies import Command
+
+    cmd = Command(user="alice", place=THREAD, name="game new", args={"game": "toy", "opponent": "bob"},
+                  display="[x](http://e.vil) @everyone", community=HOME)
+    r = await core.handle(cmd)
+    assert "[x](http" not in r[0].text and r"\[x\]\(http" in r[0].text
+    assert r[0].mentions == ["bob"]
+    await say(core, "bob", "/game accept")
+    r = await say(core, "alice", f"/game status game:{r[0].game_id}")
+    assert "[x](http" not in r[0].text
+
+
+async def test_a_huge_option_name_is_refused_without_echoing_it(core, store):
+    name = "o" * 100_000
+    r = await say(core, "alice", f"/game new game:toy opponent:bob {name}:1")
+    assert r[0].to == "private" and len(r[0].text) < 300 and await store.games() == []
+    r = await say(core, "alice", f"/game new game:toy opponent:bob options:\"{name}:1\"")
+    assert r[0].to == "private" and len(r[0].text) < 300 and await store.games() == []
+
+
+# --- 6. limits ------------------------------------------------------------------------------------------
+
+async def test_open_invitations_are_limited_per_member_and_per_community(store):
+    core = Core(store, limits=Limits(invites_per_member=2, invites_per_community=3))
+    for _ in range(2):
+        assert (await say(core, "alice", "/game new game:toy opponent:bob"))[0].to == "channel"
+    r = await say(core, "alice", "/game new game:toy opponent:bob")
+    assert r[0].to == "private" and "open invitations" in r[0].text
+    assert (await say(core, "carol", "/game new game:toy opponent:bob"))[0].to == "channel"
+    r = await say(core, "dave", "/game new game:toy opponent:bob")
+    assert r[0].to == "private" and "this server" in r[0].text
+    r = await say(core, "erin", "/game new game:toy opponent:bob", place="t-away", community=AWAY)
+    assert r[0].to == "channel"
+    assert len(await store.games()) == 4
+
+
+async def test_invitations_expire_and_are_declined(store):
+    now = [datetime(2026, 12, 1, tzinfo=UTC)]
+    core = Core(store, clock=lambda: now[0], limits=Limits(invite_days=7))
+    r = await say(core, "alice", "/game new game:toy opponent:bob")
+    gid = r[0].game_id
+    keeper = ClockKeeper(core, now=lambda: now[0])
+    now[0] += timedelta(days=6)
+    assert await keeper.tick() == []
+    now[0] += timedelta(days=2)
+    out = await keeper.tick()
+    assert "expired" in texts(out) and (await store.game(gid)).status == "declined" and gid not in core.live
+
+
+async def test_the_dice_seed_hash_is_published_in_the_invitation(core, store):
+    from engine.core.dice import seed_hash
+
+    r = await say(core, "alice", "/game new game:toy opponent:bob")
+    row = await store.game(r[0].game_id)
+    assert seed_hash(row.seed) in r[0].text and row.seed not in r[0].text
+
+
+async def test_internal_errors_are_bounded(core):
+    core.internal_errors.extend(str(n) for n in range(10_000))
+    assert len(core.internal_errors) <= 200
+
+
+async def test_a_whole_game_still_replays_after_the_changes(core, store):
+    gid = await toy(core, pile=2)
+    while gid in core.live:
+        g = core.live[gid]
+        if g.state.step == "guess":
+            for u in ("alice", "bob"):
+                await say(core, u, f"/guess parity:odd game:{gid}", place=f"dm:{u}", community="")
+        else:
+            await say(core, taker(core, gid), f"/take n:1 game:{gid}")
+    row = await store.game(gid)
+    state, _ = await full_replay(store, row)
+    assert state.pile == 0
+
+
+async def drive(core: Core, gid: int, stop, limit: int = 400) -> None:
+    """Play the first legal answer (preferring to end the step) until ``stop(live game)`` holds."""
+    for _ in range(limit):
+        g = core.live[gid]
+        if stop(g):
+            return
+        p = g.pending()[0]
+        legal = [a for a in g.rules.legal_now(g.state, p.seat) if a.verb in p.verbs]
+        act = next((a for a in legal if a.verb in ("done", "end", "pass", "autodeploy", "ready")), legal[0])
+        user = g.user_of(p.seat)
+        place, community = (f"dm:{user}", "") if p.secret else (THREAD, HOME)
+        r = await say(core, user, f"{act.text()} game:{gid}", place=place, community=community)
+        assert not r[0].text.startswith("Sorry"), r[0].text
+    raise AssertionError("the game never reached the wanted point")
+
+
+@pytest.mark.parametrize("hidden", ["off", "on"])
+async def test_sealed_done_opens_at_phase_end(core, store, hidden):
+    """Annihilator 8.1: a demolition phase answered by a secret /done with no charge is opened when it ends,
+    so the opponent's and spectators' log and record go on past it."""
+    r = await say(core, "alice", f"/game new game:annihilator opponent:bob hidden_charges:{hidden}")
+    gid = r[0].game_id
+    await say(core, "bob", "/game accept")
+    await drive(core, gid, lambda g: g.state.step == "h_demo")
+    g = core.live[gid]
+    marines = g.user_of("Marines")
+    r = await say(core, marines, f"/done game:{gid}", place=f"dm:{marines}", community="")
+    assert "sealed" in texts(r, "private")
+    seq_done = core.live[gid].seq
+    await drive(core, gid, lambda g: g.seq >= seq_done + 3)
+    assert await store.secrets(gid, 1, unrevealed=True) == []
+    other = g.user_of("Annihilator")
+    log = texts(await say(core, other, f"/game log last:500 game:{gid}"))
+    assert f"#{seq_done + 3} " in log and "sealed choices are being made" not in log
+    rec = json.loads((await say(core, "carol", f"/game export game:{gid}"))[0].file_text)
+    assert len(rec["actions"]) == seq_done + 3 and all(a["action"] is not None for a in rec["actions"])
