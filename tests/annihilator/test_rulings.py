@@ -86,7 +86,7 @@ def test_annihilator_ruling_6_robots_disruption_bars_the_advance_of_8_3_next_tur
 
 def test_annihilator_ruling_6_assault_forced_back_marine_stays_disrupted_a_game_turn():
     s = position(step="h_combat", units={"D1": SPOT, "A1": FAR, "R1": SPOT}, close_combat="assault")
-    s, _ = play(s, M, "attack", [1, 6], at=SPOT, pairs="D1-R1")  # D1 5 against R1 10: falls back
+    s, _ = play(s, M, "attack", [1, 6], at=SPOT)  # D1 5 against R1 10: falls back
     assert s.unit("D1").disrupted
     s, _ = play(s, M, "done")
     # The result has an effect: D1 may not set a charge in this turn's demolition phase...

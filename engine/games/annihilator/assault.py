@@ -85,4 +85,5 @@ def assault_combat(state: State, hex_no: str, side: str, dice: Dice, pairs_text:
     text = f"Close assault in {hex_no}: " + "; ".join(lines)
     text += (f" ({'; '.join(fates)})" if fates else "") + " (rule 7.1, close assault)"
     return [Event(kind="combat", text=text, hexes=(hex_no,),
-                  data={"fates": dict(result.fates), "system": "assault"})]
+                  data={"fates": dict(result.fates), "system": "assault",
+                        "pairs": [list(p) for p in result.pairs]})]
