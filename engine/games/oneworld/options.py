@@ -119,7 +119,7 @@ def parse_options(raw: dict[str, Any]) -> Options:
             value = low in _ON
         clean[key] = value
     try:
-        return Options.model_validate(clean)
+        opts = Options.model_validate(clean)
     except ValidationError as exc:
         err = exc.errors()[0]
         key = str(err["loc"][0]) if err["loc"] else "?"
@@ -127,3 +127,23 @@ def parse_options(raw: dict[str, Any]) -> Options:
         if key in OPTIONS_HELP:
             msg = OPTIONS_HELP[key]
         raise BadArguments(f"option {key} does not take '{raw.get(key, '')}': {msg}") from None
+    _check_lives(raw, opts)
+    return opts
+
+
+def _check_lives(raw: dict[str, Any], opts: Options) -> None:
+    """RULINGS OneWorld 9: god_lives with an option that fixes the lives is refused, saying which wins."""
+    if "god_lives" not in raw:
+        return
+    fixed = opts.lives()
+    if opts.tower_elimination:
+        other, wins, rule = "tower_elimination", "one life for each god", "rule 12.0 Tower Elimination"
+    elif opts.god_powers == "scenario":
+        other = "god_powers:scenario"
+        wins, rule = f"BORG {fixed['BORG']} life, CHEZ {fixed['CHEZ']}", "rule 12.0 God Powers"
+    else:
+        return
+    raise BadArguments(
+        f"god_lives cannot be combined with {other}: {other} wins: {wins} ({rule}); "
+        f"leave god_lives out (RULINGS OneWorld 9)"
+    )
