@@ -13,7 +13,8 @@ OPTIONS_HELP: dict[str, str] = {
     "friendly_obstacle": "on/off: a Blade may stop short in a hex holding a friendly Stone, one Stone per Blade (12.0)",
     "pylon_movement": "on/off: Pylon to Pylon moves are Stone 3 hexes, Blade and Fog 1, never mixed with other movement (12.0)",
     "flee_while_you_can": "on/off: a god that has lost a life may move one hex a turn (12.0)",
-    "god_lives": "1, 2 or 3 lives for both gods, or BORG/CHEZ such as 2/3 (12.0); default 3",
+    "god_lives": "1, 2 or 3 lives for both gods, or BORG/CHEZ such as 2/3 (12.0); default 3; "
+    "not with tower_elimination or god_powers:scenario, which fix the lives",
     "tower_elimination": "on/off: no Towers of Balance, one god life each; a game may end in a tie (12.0)",
     "frustration_clause": "on/off: after three rounds in a hex with no loss, both sides there are eliminated (12.0)",
     "moving_towers": "off, cw or ccw: after each turn the player moves his Tower one hex along the map edge (12.0)",
