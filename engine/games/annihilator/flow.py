@@ -85,11 +85,11 @@ def lift_disruption(state: State, events: list[Event]) -> None:
     for u in state.side_units(data.MARINES):
         if not u.disrupted:
             continue
-        # A disruption with no record (a game saved before it was recorded) lifts after the next human
-        # close combat phase, as it used to.
-        step = u.disrupted_step if u.disrupted_step in TURN_ORDER else "detonate"
-        turn = u.disrupted_turn + 1 if u.disrupted_step in TURN_ORDER else 0
-        if now >= (turn, TURN_ORDER.index(step)):
+        if u.disrupted_step in TURN_ORDER:
+            due = now >= (u.disrupted_turn + 1, TURN_ORDER.index(u.disrupted_step))
+        else:  # no record (a game saved before it was kept): after the human close combat phase, as it was
+            due = state.step == "detonate"
+        if due:
             u.disrupted, u.disrupted_turn, u.disrupted_step = False, 0, ""
             freed.append(u.id)
     if freed:
