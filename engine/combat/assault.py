@@ -13,6 +13,7 @@ API::
 ``"improvised"`` = 1, or a number such as a pulse rifle's 3), its Table 5 modifiers
 by name and whether it can move away if it breaks. The ``Assault`` holds every
 figure's roll and total (``rolls``), every pairing in the order it was resolved
+(results before contact first, then the rest, each from the lowest total up; RULINGS)
 with its result (``combats``), and each figure's fate (``fates``). Opportunity fire
 is not rolled here: ranged fire belongs to the game, so its casualties among the
 attackers are an input, removed before contact.
@@ -226,14 +227,28 @@ def resolve_assault(
     totals = {r.id: r.total for r in rolls}
     by_id = {f.id: f for f in attackers + defenders}
     combats = []
-    # "In multiple combats apply lowest results first": defenders break, or attackers lose
-    # their nerve, before contact.
-    ordered = sorted(
-        enumerate(chosen), key=lambda p: (min(totals[x] for x in p[1]), max(totals[x] for x in p[1]), p[0])
-    )
-    for _, (a, d) in ordered:
+    for a, d in lowest_results_first(chosen, totals):
         combats.append(_fight(a, d, totals, fates, by_id))
     return Assault(rolls=tuple(rolls), combats=tuple(combats), fates=fates, pairs=chosen)
+
+
+BEFORE_CONTACT = ("defender_breaks", "attacker_falls_back")
+
+
+def lowest_results_first(
+    pairs: tuple[tuple[str, str], ...], totals: dict[str, int]
+) -> list[tuple[str, str]]:
+    """The order the pairings are resolved in: "In multiple combats apply lowest results first", as
+    RULINGS reads it: first the results that happen before contact (the defender breaks, the attacker
+    falls back), then the rest (killed or captured, forced back, attacker killed); each group from the
+    lowest total up. A figure put out of the fight takes no part in its later pairings."""
+
+    def key(item: tuple[int, tuple[str, str]]) -> tuple[bool, int, int, int]:
+        i, (a, d) = item
+        early = assault_result(totals[a], totals[d]) in BEFORE_CONTACT
+        return (not early, min(totals[a], totals[d]), max(totals[a], totals[d]), i)
+
+    return [p for _, p in sorted(enumerate(pairs), key=key)]
 
 
 def _fight(

@@ -67,9 +67,10 @@ def test_7_1_robots_disrupt_humans_who_then_may_not_move_or_fire():
     with pytest.raises(IllegalAction, match=r"Assault Squad A1 is disrupted and may not move this turn"):
         play(s, M, "move", unit="A1", to=THERE)
     s, _ = play(s, M, "done")
-    # The disrupted squads may not fire, so close combat is passed over; then they recover.
-    assert s.step == "h_demo" and "h_combat" not in [s.step]
-    assert not s.unit("A1").disrupted
+    # The disrupted squads may not fire, so close combat is passed over; they stay disrupted for a whole
+    # game turn, so they set no charge either (RULINGS Annihilator 6).
+    assert s.step == "h_demo"
+    assert s.unit("A1").disrupted and {a.args["unit"] for a in legal(s, M, "charge")} == {"A3"}
 
 
 def test_7_1_disrupted_units_may_not_fire_and_recover_after_a_turn():

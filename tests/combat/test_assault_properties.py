@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.combat.assault import MODIFIERS, Figure, assault_result, resolve_assault
+from engine.combat.assault import MODIFIERS, Combat, Figure, assault_result, resolve_assault
 from engine.core.dice import SeededDice
 
 modifiers = st.lists(st.sampled_from(sorted(set(MODIFIERS) - {"prepared_position"})), max_size=3, unique=True)
@@ -27,8 +27,14 @@ def test_close_assault_lowest_results_first_and_each_result_follows_the_totals(
     totals = {r.id: r.total for r in fight.rolls}
     assert all(1 <= r.die <= 6 for r in fight.rolls)
     assert {x for p in fight.pairs for x in p} == set(totals)  # every figure faces an opponent
+    # RULINGS, close assault: results before contact (breaks, falls back) first, then the rest, each
+    # group from the lowest total up.
+    def before_contact(c: Combat) -> bool:
+        return assault_result(c.attack_total, c.defence_total) in ("defender_breaks", "attacker_falls_back")
+
     keys = [
-        (min(c.attack_total, c.defence_total), max(c.attack_total, c.defence_total)) for c in fight.combats
+        (not before_contact(c), min(c.attack_total, c.defence_total), max(c.attack_total, c.defence_total))
+        for c in fight.combats
     ]
     assert keys == sorted(keys)
     out: set[str] = set()

@@ -60,13 +60,31 @@ def test_close_assault_table_5_modifiers_add_to_the_die() -> None:
     assert weapon_factor("improvised") == 1 and weapon_factor("+4") == 4
 
 
-def test_close_assault_lowest_results_first_the_lower_pairing_decides_the_defenders_fate() -> None:
-    # d totals 3 - 1 = 2. Against a2's 3 it is killed; against a1's 5 it would only break.
-    # The pairing with the lowest results (2 and 3) comes first, so d is killed, not broken.
+def test_close_assault_ruling_lowest_results_first_a_break_before_contact_comes_before_a_kill() -> None:
+    # d totals 3 - 1 = 2. Against a1's 5 it breaks; against a2's 3 it would be killed. RULINGS:
+    # results before contact first, so d breaks and takes no part in its pairing with a2.
     fight = resolve_assault([Figure(id="a1"), Figure(id="a2")], [Figure(id="d")], FixedDice([5, 3, 3]))
     assert fight.roll_of("d").total == 2
-    assert [(c.attacker, c.result) for c in fight.combats] == [("a2", "defender_killed"), ("a1", None)]
-    assert fight.fates["d"] == "killed_or_captured"
+    assert [(c.attacker, c.result) for c in fight.combats] == [("a1", "defender_breaks"), ("a2", None)]
+    assert fight.fates == {"a1": "fights_on", "a2": "fights_on", "d": "broken"}
+
+
+def test_close_assault_ruling_an_attacker_that_falls_back_takes_no_part_in_its_other_pairings() -> None:
+    # a totals 4 - 1 = 3: d1's 5 + 2 = 7 makes it fall back (7 >= 6) before contact, so its lower
+    # pairing with d2 (2 against 3, which would kill d2) never comes to blows.
+    fight = resolve_assault([Figure(id="a")], [Figure(id="d1", weapon=2), Figure(id="d2")], FixedDice([4, 5, 2]))
+    assert [r.total for r in fight.rolls] == [3, 7, 2]
+    assert [(c.defender, c.result) for c in fight.combats] == [("d1", "attacker_falls_back"), ("d2", None)]
+    assert fight.fates == {"a": "fell_back", "d1": "fights_on", "d2": "fights_on"}
+
+
+def test_close_assault_ruling_after_contact_results_go_from_the_lowest_total_up() -> None:
+    # No result before contact: a1 4 kills d (3 < 4 < 6) in the pairing with the lower totals,
+    # so a2's pairing (5 against 3) finds d gone.
+    fight = resolve_assault([Figure(id="a1", weapon=1), Figure(id="a2", weapon=2)], [Figure(id="d", weapon=1)],
+                            FixedDice([3, 3, 3]))
+    assert [r.total for r in fight.rolls] == [4, 5, 3]
+    assert [(c.attacker, c.result) for c in fight.combats] == [("a1", "defender_killed"), ("a2", None)]
 
 
 def test_close_assault_lowest_results_first_orders_pairings_by_their_lowest_total() -> None:

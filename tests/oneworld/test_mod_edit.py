@@ -64,7 +64,7 @@ def test_mod_edit_place_remove_change_a_child():
         ("change", {"child": "B5", "hex": "0607"}, ["0607 already holds 4 BORG", "stacking limit"]),
         ("place", {"child": "B2", "aspect": "Fog", "hex": "0702"}, ["0702 holds BORG's god", "rule 7.3"]),
         ("change", {"child": "B1", "hex": "0720"}, ["0720 holds CHEZ's god", "accosting", "10.4"]),
-        ("change", {"child": "B1", "hex": "0111"}, ["0111 is BORG's Tower of Balance", "5.5"]),
+        ("change", {"child": "B1", "hex": "1311"}, ["1311 is CHEZ's Tower of Balance", "5.5", "RULINGS OneWorld 9"]),
         ("rotate", {"child": "B1"}, ["no edit 'rotate'", "op:place"]),
     ],
 )

@@ -155,8 +155,8 @@ class Board:
         other = data.ANNIHILATOR if unit.human else data.MARINES
         enemies = frozenset(h for (h, s), n in self.count.items() if s == other and n > 0)
         allowed = frozenset(only) if only is not None else None
-        # 6.0 with 7.3: a human crossing an auto-defend hex may be stopped there, so one
-        # that could not stop in it (three humans already) may not cross it.
+        # RULINGS Annihilator 10 (6.0 with 7.3): a human crossing an auto-defend hex may be stopped
+        # there by a D, so one that could not stop in it (three humans already) may not enter it.
         table = cost_table(self.state, self._tkey)
         closed = frozenset(h for h in self._full(data.MARINES) if data.hexes_by_number()[h] in table.auto_defend) \
             if unit.human else frozenset()

@@ -43,8 +43,7 @@ def strike(state: State, victims: list[Unit], res: str, *, demolition: bool, clo
         if what is None:
             continue
         if what == "disrupt" and u.human:
-            u.disrupted = True
-            u.mp = 0.0
+            disrupt(state, u)
             out.append(f"{u.id} disrupted")
             continue
         # X, a demolition D, or a D on robots: disrupted robots are eliminated (7.1).
@@ -53,12 +52,23 @@ def strike(state: State, victims: list[Unit], res: str, *, demolition: bool, clo
     return out
 
 
+def disrupt(state: State, u: Unit) -> None:
+    """Combat Effect Table, D: a human may not move or fire for one game turn (RULINGS Annihilator 6).
+
+    The turn and step are recorded; the disruption lifts at the same step of the next game turn.
+    """
+    u.disrupted = True
+    u.disrupted_turn = state.turn
+    u.disrupted_step = state.step
+    u.mp = 0.0
+
+
 def eliminate(state: State, u: Unit, *, close_combat: bool) -> None:
     """Remove a unit; a Demolition Squad lost in close combat leaves its charges behind (8.5)."""
     if close_combat and u.kind == "demolition" and u.charges > 0:
         state.caches[u.hex] = state.caches.get(u.hex, 0) + u.charges
     u.alive = False
-    u.disrupted = False
+    u.disrupted, u.disrupted_turn, u.disrupted_step = False, 0, ""
     u.mp = 0.0
 
 
@@ -94,10 +104,14 @@ def close_combat(state: State, hex_no: str, side: str, dice: Dice) -> list[Event
     state.fought.append(hex_no)
     fates = strike(state, defenders, res, demolition=False, close_combat=True)
     state.marks.append(Mark(hex=hex_no, kind="combat"))
-    rolled = f", die {die}" if die is not None else ""
+    if die is None and column not in data.crt().columns:
+        # CRT outer rule: worse than 1-2 is no effect, nothing rolled; "at NE" would read as a column.
+        at = f": {a} to {d}, worse than {data.crt().columns[0]}"
+    else:
+        at = f" at {column}" + (f", die {die}" if die is not None else "")
     text = (
         f"Close combat in {hex_no}: {', '.join(u.id for u in attackers)} ({a}) against "
-        f"{', '.join(u.id for u in defenders)} ({d}) at {column}{rolled}: {result_text(res)}"
+        f"{', '.join(u.id for u in defenders)} ({d}){at}: {result_text(res)}"
         + (f" ({'; '.join(fates)})" if fates else "")
         + " (rule 7.1)"
     )

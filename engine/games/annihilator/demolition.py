@@ -42,7 +42,10 @@ def order_text(c: Charge) -> str:
 
 
 def detonate(state: State, charge: Charge, dice: Dice) -> tuple[list[str], Event]:
-    """Set off one charge on ``state`` (a copy): returns the hexes just opened (8.2, 8.3)."""
+    """Set off one charge on ``state`` (a copy): returns the hexes just cleared (8.2, 8.3).
+
+    Every pattern hex that got a D or an X counts as just cleared (RULINGS Annihilator 7).
+    """
     nums = data.hex_numbers()
     start = data.hexes_by_number()[charge.at]
     lines: list[str] = []
@@ -62,8 +65,8 @@ def detonate(state: State, charge: Charge, dice: Dice) -> tuple[list[str], Event
         before = hex_type(state, hex_no)
         fates = strike(state, units, res, demolition=True, close_combat=False)
         after = _reduce(state, hex_no, res)
-        if after and after != before:
-            opened.append(hex_no)
+        if res in ("D", "X"):
+            opened.append(hex_no)  # RULINGS Annihilator 7: just cleared, whatever it was, open to 8.3
         state.marks.append(Mark(hex=hex_no, kind="blast"))
         change = f", now {after}" if after and after != before else ""
         lines.append(f"{hex_no} ({die_text}): {res}{change}" + (f", {'; '.join(fates)}" if fates else ""))

@@ -10,6 +10,7 @@ from engine.core.errors import BadArguments
 from engine.core.protocol import Action, ArgSpec, Event, VerbSpec
 from engine.games.annihilator import data
 from engine.games.annihilator.board import STACK_LIMIT, Board, base_types, hex_type, move_cost
+from engine.games.annihilator.combat import disrupt
 from engine.games.annihilator.state import State, Unit
 
 YES = {"yes", "true", "on", "1", "y"}
@@ -123,6 +124,7 @@ def _place(state: State, action: Action) -> Event:
     hex_ = _where(state, u, _arg(action, "hex"))
     was = "eliminated" if not u.alive else "not yet on the map"
     u.alive, u.hex, u.disrupted, u.leave, u.arrived = True, hex_, False, "", False
+    u.disrupted_turn, u.disrupted_step = 0, ""
     u.mp = 0.0  # it moves from its side's next movement phase
     charges = f", carrying {u.charges} charges" if u.kind == "demolition" else ""
     return Event(kind="edit", text=f"{u.side} {u.describe()} ({was}) placed in {hex_}{charges}", hexes=(hex_,))
@@ -165,7 +167,10 @@ def _change(state: State, action: Action) -> Event:
             raise BadArguments(f"{u.describe()} is a robot: a disrupted robot is eliminated (rule 7.1); "
                                "use op:remove instead")
         if flag != u.disrupted:
-            u.disrupted = flag
+            if flag:
+                disrupt(state, u)  # from now until this step of the next game turn (RULINGS Annihilator 6)
+            else:
+                u.disrupted, u.disrupted_turn, u.disrupted_step = False, 0, ""
             parts.append("disrupted" if flag else "no longer disrupted")
     if _arg(action, "charges"):
         text = _arg(action, "charges")

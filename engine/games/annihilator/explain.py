@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from engine.core.errors import IllegalAction
 from engine.core.hexes import DIRECTION_NAMES
 from engine.core.protocol import Action
 from engine.games.annihilator import data
-from engine.games.annihilator.board import STACK_LIMIT, Board, hex_type, move_cost
+from engine.games.annihilator.assault import parse_pairs
+from engine.games.annihilator.board import STACK_LIMIT, Board, hex_type, is_auto_defend, move_cost
 from engine.games.annihilator.combat import attack_strength, attackers_in
 from engine.games.annihilator.flow import PHASE_NAMES
-from engine.games.annihilator.legal import chargers, must_leave
+from engine.games.annihilator.legal import chargers, must_leave, repair_blocked
 from engine.games.annihilator.state import State, Unit
 
 _WORDS = {3: "three", 6: "six"}
@@ -85,7 +87,8 @@ def _movement(state: State, seat: str, action: Action) -> None:
     u = _unit(state, seat, action)
     to = _hex(state, action, "to")
     if u.disrupted:
-        raise Refusal(f"{u.describe()} is disrupted and may not move this turn (rule 7.1, Combat Effect Table)")
+        raise Refusal(f"{u.describe()} is disrupted and may not {action.verb} this turn (rule 7.1, Combat Effect "
+                      "Table, RULINGS Annihilator 6)")
     if u.mp <= 0:
         raise Refusal(f"{u.describe()} has no movement points left this phase (rules 5.1, 5.4)")
     if action.verb == "advance" and to not in state.fresh:
@@ -93,8 +96,30 @@ def _movement(state: State, seat: str, action: Action) -> None:
     if to == u.hex:
         raise Refusal(f"{u.describe()} is already in {to}")
     _entry(state, u, to)
+    _crowded_auto_defend(state, u, to, action.verb)
     raise Refusal(f"{u.describe()} cannot reach {to} with {u.mp:g} movement points left; enemy units stop a move "
                   "where they stand (rules 5.2, 5.4)")
+
+
+def _crowded_auto_defend(state: State, u: Unit, to: str, verb: str) -> None:
+    """RULINGS Annihilator 10: the move would be possible but for an auto-defend hex holding three humans."""
+    if not u.human:
+        return
+    board = Board(state)
+    crowded = [h for h in data.hexes_by_number() if is_auto_defend(state, h) and not board.room(h, u.side)]
+    if not crowded:
+        return
+    only = state.fresh if verb == "advance" else None
+    ghost = state.clone()
+    for h in crowded:  # the same position with those hexes emptied of humans
+        for other in ghost.at(h):
+            if other.human and other.id != u.id:
+                other.hex = ""
+    if to in Board(ghost).destinations(ghost.unit(u.id), u.mp, only=only):
+        hexes = ", ".join(crowded)
+        raise Refusal(f"{u.describe()} cannot reach {to}: the way passes auto-defend hex {hexes}, which already "
+                      "holds three human units, and a human may not enter it (a D result there would leave "
+                      "four; rule 6.0, RULINGS Annihilator 10)")
 
 
 def _recover(state: State, seat: str, action: Action) -> None:
@@ -103,7 +128,11 @@ def _recover(state: State, seat: str, action: Action) -> None:
         raise Refusal(f"only an Assault Squad may recover charges, and {u.id} is a {u.utype.name} (rule 8.5)")
     if u.hex not in state.caches:
         raise Refusal(f"no Demolition Squad fell in close combat in {u.hex or 'its hex'} (rule 8.5)")
-    raise Refusal(f"{u.describe()} must enter {u.hex} this movement phase to try to recover the charges (rule 8.5)")
+    if u.disrupted:
+        raise Refusal(f"{u.describe()} is disrupted and may not recover charges this turn "
+                      "(Combat Effect Table, RULINGS Annihilator 6)")
+    raise Refusal(f"{u.describe()} must enter {u.hex} this movement phase or advance to try to recover the "
+                  "charges (rule 8.5, RULINGS Annihilator 8)")
 
 
 def _attack(state: State, seat: str, action: Action) -> None:
@@ -115,6 +144,14 @@ def _attack(state: State, seat: str, action: Action) -> None:
     if attack_strength(attackers_in(state, at, seat)) <= 0:
         raise Refusal(f"none of your units in {at} can attack: they are absent, disrupted or have no attack strength "
                       "(rule 7.1)")
+    if "pairs" in action.args:
+        if state.close_combat != "assault":
+            raise Refusal("pairs is for the option close_combat:assault only; on the Combat Results Table every "
+                          "able unit in the hex attacks together (rule 7.1)")
+        try:
+            parse_pairs(state, at, seat, str(action.args["pairs"]))
+        except IllegalAction as exc:
+            raise Refusal(str(exc)) from None
 
 
 def _mind(state: State, seat: str, action: Action) -> None:
@@ -155,6 +192,10 @@ def _repair(state: State, seat: str, action: Action) -> None:
         raise Refusal(f"Repairbot {u.id} has already repaired this turn (rule 9.0)")
     if u.hex in data.core_hexes():
         raise Refusal(f"brain core hex {u.hex} may not be repaired (rule 9.0)")
+    if u.hex in state.markers and repair_blocked(state, u.hex):
+        humans = ", ".join(h.id for h in state.at(u.hex) if h.human)
+        raise Refusal(f"{u.hex} may not be restored to impassable while human units stand in it ({humans}) "
+                      "(rule 9.0, RULINGS Annihilator 9)")
     raise Refusal(f"hex {u.hex} carries no Clear or Obstructed Passable marker to remove (rule 9.0)")
 
 

@@ -66,17 +66,41 @@ def _leave(state: State, events: list[Event]) -> None:
             u.arrived = False
     if step == "a_advance":
         state.fresh = []
-    if step == "h_combat":
-        # Combat Effect Table: a disrupted unit may not move or fire for one game turn; ours:
-        # it recovers at the end of the next human close combat phase.
-        for u in state.side_units(data.MARINES):
-            u.disrupted = False
     if step == "h_demo":
         events.extend(_seal_orders(state))
 
 
+# The order of the steps within a game turn, for lifting disruptions (RULINGS Annihilator 6).
+TURN_ORDER = ("h_move", "h_combat", "detonate", "h_advance", "a_advance", "h_demo", "a_move", "a_combat",
+              "a_repair", "end_turn")
+
+
+def lift_disruption(state: State, events: list[Event]) -> None:
+    """Combat Effect Table, D, "for one game turn" (RULINGS Annihilator 6): a human disrupted at a step of
+    turn T is free again from that same step of turn T+1."""
+    if state.step not in TURN_ORDER:
+        return
+    now = (state.turn, TURN_ORDER.index(state.step))
+    freed = []
+    for u in state.side_units(data.MARINES):
+        if not u.disrupted:
+            continue
+        if u.disrupted_step in TURN_ORDER:
+            due = now >= (u.disrupted_turn + 1, TURN_ORDER.index(u.disrupted_step))
+        else:  # no record (a game saved before it was kept): after the human close combat phase, as it was
+            due = state.step == "detonate"
+        if due:
+            u.disrupted, u.disrupted_turn, u.disrupted_step = False, 0, ""
+            freed.append(u.id)
+    if freed:
+        events.append(Event(kind="status", text=f"{', '.join(freed)} no longer disrupted: a game turn has passed "
+                            "(Combat Effect Table, RULINGS Annihilator 6)"))
+
+
 def _enter(state: State, dice: Dice, events: list[Event]) -> None:
     step = state.step
+    if step != "end_turn":
+        lift_disruption(state, events)
     if step in ("h_move", "a_move"):
         side = data.MARINES if step == "h_move" else data.ANNIHILATOR
         state.last_marks, state.marks = state.marks, []

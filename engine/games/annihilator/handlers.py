@@ -135,7 +135,7 @@ def attack(state: State, action: Action, dice: Dice) -> list[Event]:
     """7.1: close combat in one hex."""
     side = STEPS[state.step][0]
     if state.close_combat == "assault":  # RULINGS: the close assault system replaces the CRT here only
-        return assault_combat(state, _arg(action, "at"), side, dice)
+        return assault_combat(state, _arg(action, "at"), side, dice, str(action.args.get("pairs", "")))
     return close_combat(state, _arg(action, "at"), side, dice)
 
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from functools import cache
 
+from engine.core.errors import IllegalAction
 from engine.core.hexes import DIRECTION_NAMES, neighbors
 from engine.core.protocol import Action
 from engine.games.annihilator import data
-from engine.games.annihilator.board import Board, move_cost
+from engine.games.annihilator.assault import default_pairs, parse_pairs
+from engine.games.annihilator.board import Board, base_types, move_cost
 from engine.games.annihilator.combat import can_attack
 from engine.games.annihilator.state import State, Unit
 
@@ -19,7 +21,7 @@ STEPS: dict[str, tuple[str, tuple[str, ...], str, str, bool]] = {
     "land": (data.MARINES, ("land",), "roll for the three impact hexes", "4.2", False),
     "h_move": (data.MARINES, ("move", "recover", "done"), "move the Marines", "5.1", False),
     "h_combat": (data.MARINES, ("attack", "done"), "close combat", "7.1", False),
-    "h_advance": (data.MARINES, ("advance", "done"), "advance into the hexes just cleared", "8.3", False),
+    "h_advance": (data.MARINES, ("advance", "recover", "done"), "advance into the hexes just cleared", "8.3", False),
     "a_advance": (data.ANNIHILATOR, ("advance", "done"), "advance into the hexes just cleared", "8.3", False),
     "h_demo": (data.MARINES, ("charge", "cancel", "done"), "give your demolition orders (sealed)", "8.1", True),
     "a_move": (data.ANNIHILATOR, ("move", "done"), "move the robots", "5.1", False),
@@ -57,6 +59,8 @@ def is_legal_fast(state: State, seat: str, action: Action) -> bool | None:
     """Membership in ``legal`` for the numerous verbs, without listing them; None: not answered here."""
     if state.step not in STEPS or STEPS[state.step][0] != seat or action.verb not in STEPS[state.step][1]:
         return False
+    if action.verb == "attack" and state.close_combat == "assault":
+        return is_legal_attack(state, seat, action)
     if action.verb not in ("move", "advance", "place"):
         return None
     arg = "at" if action.verb == "place" else "to"
@@ -174,7 +178,7 @@ def _recover(state: State) -> list[Action]:
     return [
         act("recover", unit=u.id)
         for u in state.side_units(data.MARINES)
-        if u.kind == "assault" and u.arrived and u.hex in state.caches
+        if u.kind == "assault" and u.arrived and u.hex in state.caches and not u.disrupted
     ]
 
 
@@ -193,7 +197,26 @@ def _done(state: State) -> list[Action]:
 def _attack(state: State) -> list[Action]:
     side = STEPS[state.step][0]
     hexes = sorted({u.hex for u in state.side_units(side) if u.hex})
+    if state.close_combat == "assault":  # RULINGS, close assault: the default pairing, offered as a choice
+        return [act("attack", at=h, pairs=default_pairs(state, h, side)) for h in hexes if can_attack(state, h, side)]
     return [act("attack", at=h) for h in hexes if can_attack(state, h, side)]
+
+
+def is_legal_attack(state: State, seat: str, action: Action) -> bool:
+    """An ``attack`` under close assault with any pairing the attacker may choose, or none (the default)."""
+    if not set(action.args) >= {"at"} or set(action.args) - {"at", "pairs"}:
+        return False
+    at = str(action.args["at"])
+    if at not in data.hexes_by_number() or not can_attack(state, at, seat):
+        return False
+    text = str(action.args.get("pairs", ""))
+    if not text:
+        return True
+    try:
+        parse_pairs(state, at, seat, text)
+    except IllegalAction:
+        return False
+    return True
 
 
 def _mind(state: State) -> list[Action]:
@@ -225,11 +248,23 @@ def _cancel(state: State) -> list[Action]:
     return [act("cancel", unit=o.unit) for o in state.orders]
 
 
+def restored_type(state: State, hex_no: str) -> str:
+    """The hex type a repair would give back: the printed one, or the breach of an impact (9.0)."""
+    return "breach" if hex_no in state.impacts else base_types()[hex_no]
+
+
+def repair_blocked(state: State, hex_no: str) -> bool:
+    """RULINGS Annihilator 9: no repair restores a hex to impassable for humans while a human stands in it."""
+    restored = data.hex_types().types[restored_type(state, hex_no)]
+    return restored.human is None and any(u.human for u in state.at(hex_no))
+
+
 def _repair(state: State) -> list[Action]:
     return [
         act("repair", unit=u.id)
         for u in state.side_units(data.ANNIHILATOR)
         if u.kind == "repair" and u.hex and u.hex in state.markers and u.id not in state.repaired
+        and not repair_blocked(state, u.hex)
     ]
 
 

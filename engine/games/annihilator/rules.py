@@ -169,7 +169,10 @@ VERBS = [
     VerbSpec(verb="recover", help="an Assault Squad tries to recover a fallen Demolition Squad's charges",
              rule="8.5", args=(_UNIT,)),
     VerbSpec(verb="attack", help="close combat in a hex", rule="7.1",
-             args=(ArgSpec(name="at", help="hex number", kind="hex"),)),
+             args=(ArgSpec(name="at", help="hex number", kind="hex"),
+                   ArgSpec(name="pairs", kind="text", required=False,
+                           help="close_combat:assault only: who fights whom, attacker-defender, e.g. A1-R1,A2-R1; "
+                                "units left out do not attack (default: every able unit)"))),
     VerbSpec(verb="mind", help="the Mind Weapon strikes the humans in a hex at 1-2", rule="7.2",
              args=(ArgSpec(name="at", help="hex number", kind="hex"),)),
     VerbSpec(verb="charge", help="order a Nuclear Demolition Charge (sealed)", rule="8.1", secret=True,

@@ -16,6 +16,9 @@ class Unit(BaseModel):
     hex: str = ""
     alive: bool = True
     disrupted: bool = False
+    disrupted_turn: int = 0
+    disrupted_step: str = ""
+    """When the disruption happened: it lifts at that step of the next game turn (RULINGS Annihilator 6)."""
     mp: float = 0.0
     """Movement points left in the current movement or advance (5.1, 8.3)."""
     charges: int = 0

@@ -6,10 +6,10 @@ charges appear only in the Marines' own view.
 
 from __future__ import annotations
 
-from engine.core.hexes import DIRECTION_NAMES
-from engine.core.protocol import CounterView, HighlightView, MarkerView, View
+from engine.core.hexes import DIRECTION_NAMES, neighbor
+from engine.core.protocol import ArrowView, CounterView, HighlightView, MarkerView, View
 from engine.games.annihilator import data
-from engine.games.annihilator.demolition import order_text, pattern_numbers
+from engine.games.annihilator.demolition import order_text, pattern_hexes, pattern_numbers
 from engine.games.annihilator.flow import PHASE_NAMES
 from engine.games.annihilator.legal import STEPS
 from engine.games.annihilator.state import Charge, State
@@ -33,6 +33,7 @@ def build_view(state: State, viewer: str | None) -> View:
         counters=tuple(_counters(state)),
         markers=tuple(_markers(state, own)),
         highlights=tuple(_highlights(state, own)),
+        arrows=tuple(_preview_arrows(state)) if own else (),
         boxes=_boxes(state),
         caption=tuple(_caption(state)),
         private=tuple(_private(state)) if own else (),
@@ -66,6 +67,8 @@ def _markers(state: State, own: bool) -> list[MarkerView]:
         for u in state.side_units(data.MARINES)
         if u.hex and u.utype.charges
     ]
+    if own:
+        out += _preview_markers(state)
     return out
 
 
@@ -76,8 +79,38 @@ def _highlights(state: State, own: bool) -> list[HighlightView]:
         if show_set:
             out += [HighlightView(hex=h, kind="target") for h in pattern_numbers(c.pattern, c.at, c.facing)]
     if own:
-        for o in state.orders:
-            out += [HighlightView(hex=h, kind="preview") for h in pattern_numbers(o.pattern, o.at, o.facing)]
+        for i, o in enumerate(state.orders, start=1):
+            out += [HighlightView(hex=h, kind=preview_kind(i)) for h in pattern_numbers(o.pattern, o.at, o.facing)]
+    return out
+
+
+def preview_kind(index: int) -> str:
+    """``preview-1``, ``preview-2``...: the kind of everything drawn for one sealed order, one colour each
+    (RULINGS Annihilator 4 and 11); a renderer that knows only ``preview`` may read the part before the dash."""
+    return f"preview-{index}"
+
+
+def _preview_markers(state: State) -> list[MarkerView]:
+    """Each target hex of each sealed order, with its pattern number and odds (8.2, Demolition Charge Table)."""
+    nums = data.hex_numbers()
+    start = data.hexes_by_number()
+    out = []
+    for i, o in enumerate(state.orders, start=1):
+        for n, h, column in pattern_hexes(o.pattern, start[o.at], o.facing):
+            if h in nums:
+                out.append(MarkerView(hex=nums[h], kind=preview_kind(i), text=f"{n}: {column}"))
+    return out
+
+
+def _preview_arrows(state: State) -> list[ArrowView]:
+    """The orientation of each sealed order: from hex no. 1 towards its facing, labelled pattern and facing."""
+    nums = data.hex_numbers()
+    out = []
+    for i, o in enumerate(state.orders, start=1):
+        ahead = neighbor(data.hexes_by_number()[o.at], o.facing)
+        dst = nums.get(ahead, o.at)
+        out.append(ArrowView(src=o.at, dst=dst, kind=preview_kind(i),
+                             label=f"{o.pattern} {DIRECTION_NAMES[o.facing]}"))
     return out
 
 

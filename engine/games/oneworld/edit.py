@@ -76,8 +76,11 @@ def _hex(state: State, action: Action, child: Child, ignore: str = "") -> str:
         raise BadArguments(f"{child.id} cannot go to '{text or '?'}': name a hex of the OneWorld map, e.g. 0507")
     name = board().name(h)
     towers = {t: seat for seat, t in state.tower_hex.items() if t}
-    if name in towers:
-        raise BadArguments(f"{name} is {towers[name]}'s Tower of Balance: no being may stand in it (rule 5.5)")
+    if name in towers and name not in own_towers(state, child.side):
+        raise BadArguments(
+            f"{name} is {towers[name]}'s Tower of Balance: no {child.side} being may enter it (rule 5.5); "
+            "a Child goes only on its own Tower, as a reinforcement would (9.2, RULINGS OneWorld 9)"
+        )
     gods = {g: seat for seat, g in state.god_hex.items() if g}
     if name in gods:
         why = "its own god (rule 7.3)" if gods[name] == child.side else "the enemy god, reached only by accosting it (rule 10.4)"
@@ -89,6 +92,13 @@ def _hex(state: State, action: Action, child: Child, ignore: str = "") -> str:
             f"{child.id} cannot go there; move or remove one first"
         )
     return name
+
+
+def own_towers(state: State, side: str) -> set[str]:
+    """The Tower hexes a reinforcement of ``side`` may appear on (9.2; 12.0 Non-aligned Towers: either)."""
+    if state.options.non_aligned_towers:
+        return {t for t in state.tower_hex.values() if t}
+    return {state.tower_hex[side]} if state.tower_hex.get(side) else set()
 
 
 def _check_step(state: State) -> None:

@@ -13,7 +13,8 @@ OPTIONS_HELP: dict[str, str] = {
     "friendly_obstacle": "on/off: a Blade may stop short in a hex holding a friendly Stone, one Stone per Blade (12.0)",
     "pylon_movement": "on/off: Pylon to Pylon moves are Stone 3 hexes, Blade and Fog 1, never mixed with other movement (12.0)",
     "flee_while_you_can": "on/off: a god that has lost a life may move one hex a turn (12.0)",
-    "god_lives": "1, 2 or 3 lives for both gods, or BORG/CHEZ such as 2/3 (12.0); default 3",
+    "god_lives": "1, 2 or 3 lives for both gods, or BORG/CHEZ such as 2/3 (12.0); default 3; "
+    "not with tower_elimination or god_powers:scenario, which fix the lives",
     "tower_elimination": "on/off: no Towers of Balance, one god life each; a game may end in a tie (12.0)",
     "frustration_clause": "on/off: after three rounds in a hex with no loss, both sides there are eliminated (12.0)",
     "moving_towers": "off, cw or ccw: after each turn the player moves his Tower one hex along the map edge (12.0)",
@@ -119,7 +120,7 @@ def parse_options(raw: dict[str, Any]) -> Options:
             value = low in _ON
         clean[key] = value
     try:
-        return Options.model_validate(clean)
+        opts = Options.model_validate(clean)
     except ValidationError as exc:
         err = exc.errors()[0]
         key = str(err["loc"][0]) if err["loc"] else "?"
@@ -127,3 +128,23 @@ def parse_options(raw: dict[str, Any]) -> Options:
         if key in OPTIONS_HELP:
             msg = OPTIONS_HELP[key]
         raise BadArguments(f"option {key} does not take '{raw.get(key, '')}': {msg}") from None
+    _check_lives(raw, opts)
+    return opts
+
+
+def _check_lives(raw: dict[str, Any], opts: Options) -> None:
+    """RULINGS OneWorld 9: god_lives with an option that fixes the lives is refused, saying which wins."""
+    if "god_lives" not in raw:
+        return
+    fixed = opts.lives()
+    if opts.tower_elimination:
+        other, wins, rule = "tower_elimination", "one life for each god", "rule 12.0 Tower Elimination"
+    elif opts.god_powers == "scenario":
+        other = "god_powers:scenario"
+        wins, rule = f"BORG {fixed['BORG']} life, CHEZ {fixed['CHEZ']}", "rule 12.0 God Powers"
+    else:
+        return
+    raise BadArguments(
+        f"god_lives cannot be combined with {other}: {other} wins: {wins} ({rule}); "
+        f"leave god_lives out (RULINGS OneWorld 9)"
+    )

@@ -253,7 +253,8 @@ def end_turn(state: State) -> tuple[State, list[Event]]:
     drawn = _stalemate(state)
     if drawn:
         end = fork(state, step="over", fight=None, winner="", end_reason=drawn)
-        rule = "rule 12.0 Tower Elimination" if not state.options.towers else "rule 11.2"
+        # 12.0 Tower Elimination: "may end in a tie from loss of Children"; with Towers, RULINGS OneWorld 8.
+        rule = "rule 12.0 Tower Elimination" if not state.options.towers else "RULINGS OneWorld 8"
         return end, events + [Event(kind="end", text=f"The game is drawn: {drawn} ({rule})")]
     seat = other(state.active)
     new = fork(
