@@ -100,7 +100,7 @@ def check_invariants(state: State) -> None:
             if role(c) != "air":
                 hexes.setdefault(c.hex, []).append(c)
         if c.chit:
-            assert c.type == "W" and state.chits[c.chit].carrier == c.id
+            assert c.type == "W" and c.id in state.chits[c.chit].carriers
     for h, st in hexes.items():
         assert len({c.side for c in st}) == 1, f"both sides in {h}"
         assert sum(c.units for c in st) <= 3, f"overstacked {h}"

@@ -71,6 +71,10 @@ def _pick(state: State, seat: str, args: dict[str, str]) -> str:
     return flow.pick_problem(state, seat, args.get("kind", "")) if state.step == "forces" else ""
 
 
+def _ready(state: State, seat: str, args: dict[str, str]) -> str:
+    return flow.ready_problem(state, seat) if state.step == "forces" else ""
+
+
 def _drop(state: State, seat: str, args: dict[str, str]) -> str:
     if state.step == "forces" and args.get("kind") not in state.picks.get(seat, []):
         return f"Your army has no {args.get('kind')} to drop (rule 3.032)"
@@ -164,8 +168,23 @@ def _fly(state: State, seat: str, args: dict[str, str]) -> str:
         return "Air units belong to the advanced rules, which this scenario does not use (rule 8.01)"
     if c is None or c.side != seat or c.type != "PL":
         return f"{args.get('unit')} is not one of your Plunge counters (rule 8.011)"
-    if c.moved:
-        return f"{describe(c)} has already moved this turn (rule 8.011)"
+    g = geo()
+    idx = Index(state)
+    if c.mp < 1:
+        return f"{describe(c)} has used its two megahexes of movement this turn (rule 8.011)"
+    if c.where == "map":
+        hold = movement.air_hold(idx, seat, g.mega[g.hex_of[c.hex]], c)
+        if hold:
+            return f"{describe(c)} must stay: {hold}"
+    to = args.get("to", "")
+    if to in g.hex_of and to not in movement.air_reach(state, seat, c, idx):
+        free = c.model_copy(update={"entered": False})
+        trial = state.model_copy(update={"counters": {k: v for k, v in state.counters.items() if v.side == seat or v.type != "PL"}})
+        if to in movement.air_reach(trial, seat, free):
+            return (
+                f"{describe(c)} cannot fly over a megahex holding enemy air units: entering one, it must stop "
+                "there and attack them, unless others that entered it stay with at least their strength (rule 8.014)"
+            )
     if args.get("to") == "off":
         return f"Air units leave only by your own ({state.ends[seat]}) end, from a megahex on it (rules 6.07, 8.011)"
     return f"{describe(c)} moves two megahexes a turn; megahexes are named by their centre hex (rule 8.011)"
@@ -185,7 +204,15 @@ def _face(state: State, seat: str, args: dict[str, str]) -> str:
         if state.face_charge:
             return "A charging stack must face an enemy it will attack (rule 8.021)"
     if state.step == "move":
-        return "Only a stack that has not moved may turn where it stands, in place of its move (rule 6.06)"
+        st = Index(state).stack(geo().hex_of[where], seat)
+        if DIRS[st[0].facing] == args.get("dir"):
+            return f"The stack in {where} already faces {args.get('dir')} (rule 6.06)"
+        if any(c.turned for c in st):
+            return f"The stack in {where} has turned in place this turn; give its final facing when it moves (rule 6.06)"
+        return (
+            "Only a stack that has not moved may turn where it stands; a stack that moves is faced with its "
+            "move (/move dir:) or right after it (rule 6.06)"
+        )
     return ""
 
 
@@ -264,6 +291,7 @@ def _lose(state: State, seat: str, args: dict[str, str]) -> str:
 _BY_VERB = {
     "pick": _pick,
     "drop": _drop,
+    "ready": _ready,
     "move": _move,
     "charge": _charge,
     "fly": _fly,
