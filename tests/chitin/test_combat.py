@@ -293,7 +293,7 @@ def test_7_07_a_refused_overrun_says_what_is_missing() -> None:
     put(s, "R1", "GT2", X, face="S")
     put(s, "B1", "TR1", nb(X, "S"))
     s = begin(s)
-    with pytest.raises(IllegalAction, match="6 to 1 or better; your stack in 0811 has 10 to 2"):
+    with pytest.raises(IllegalAction, match="6 to 1 or better; 0811 have 10 to 2"):
         act(s, "Red", "overrun", stack=X, on=nb(X, "S"))
 
 

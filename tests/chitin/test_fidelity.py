@@ -381,3 +381,21 @@ def test_5_00_a_game_turn_is_both_players_turns() -> None:
     s = position(active="Red")
     s.turn = 21
     assert RULES.view(s, None).turn == 11
+
+
+def test_7_07_a_refused_overrun_names_the_stack_that_cannot_join() -> None:
+    s = position("small")
+    target = nb(X, "S")
+    put(s, "R1", "GT3", X, face="N")  # the target is behind it
+    put(s, "R2", "B", X)
+    put(s, "R3", "PL4", B_CENTRE)  # another megahex
+    put(s, "B1", "TR1", target)
+    s = begin(s)
+    with pytest.raises(IllegalAction, match="not in front of your stack in 0811"):
+        act(s, "Red", "overrun", stack=X, on=target)
+    s, _ = act(s, "Red", "face", stack=X, dir="S")
+    with pytest.raises(IllegalAction, match="not in the megahex of 0812"):
+        act(s, "Red", "overrun", stack=f"{X}+R3", on=target)
+    s.counters["R3"].hex = nb(X, "SE")
+    with pytest.raises(IllegalAction, match="at least one ground stack"):
+        act(s, "Red", "overrun", stack="R3", on=target)

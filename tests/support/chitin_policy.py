@@ -163,14 +163,14 @@ def _enemy_stacks(idx: Index, seat: str) -> list[Hex]:
 
 
 def _chit_hexes(state: State) -> set[str]:
-    return {ch.hex for ch in state.chits.values() if ch.hex and not ch.carrier and not ch.off_by}
+    return {ch.hex for ch in state.chits.values() if ch.hex and not ch.carriers and not ch.off_by}
 
 
 def _claims(state: State, idx: Index, seat: str) -> dict[str, str]:
     """Which of ``seat``'s free Workers goes for which free chit: the nearest pairs first."""
     end = state.ends[seat]
     enemy_hexes = {T(h) for h in _enemy_stacks(idx, seat)}
-    chits = [ch for ch in state.chits.values() if ch.hex and not ch.carrier and not ch.off_by and ch.hex not in enemy_hexes]
+    chits = [ch for ch in state.chits.values() if ch.hex and not ch.carriers and not ch.off_by and ch.hex not in enemy_hexes]
     workers = [
         c for c in state.mine(seat)
         if c.type == "W" and not c.chit and (c.where == "map" or (c.where == "reserve" and c.ready_turn <= state.turn))

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 from engine.core.protocol import Action
 from engine.games.chitin import flow, movement, results
-from engine.games.chitin.board import DIRS, Index, defence, describe, geo, in_front, is_ground, role
-from engine.games.chitin.combat import stack_attack, unmet
+from engine.games.chitin.board import DIRS, Index, describe, geo, in_front, is_ground, role
+from engine.games.chitin.combat import unmet
 from engine.games.chitin.state import Counter, State
 
 
@@ -246,21 +246,37 @@ def _overrun(state: State, seat: str, args: dict[str, str]) -> str:
     src, dst = args.get("stack", ""), args.get("on", "")
     if state.step != "move":
         return "Overruns are made in the movement phase (rule 7.07)"
-    if src not in g.hex_of or dst not in g.hex_of:
-        return "Name your stack and the enemy stack by their hexes, like stack:0607 on:0608 (rule 7.07)"
+    keys = [k for k in src.split("+") if k]
+    if not keys or dst not in g.hex_of or any(k not in g.hex_of and k not in state.counters for k in keys):
+        return (
+            "Name your stacks by their hexes and your air units by their ids, joined by +, and the enemy "
+            "stack by its hex, like stack:0607+0709+R12 on:0608 (rule 7.07)"
+        )
     idx = Index(state)
-    mine = [c for c in idx.stack(g.hex_of[src], seat) if role(c) in ("warrior", "basic")]
-    if not mine:
-        return f"You have no combat units in {src} (rule 7.07)"
     if idx.side_at(g.hex_of[dst]) in (None, seat):
         return f"There is no enemy stack in {dst} (rule 7.07)"
-    if not in_front(g.hex_of[src], mine[0].facing, g.hex_of[dst]):
-        return f"The enemy stack in {dst} is not in front of your stack in {src} (rules 7.02, 7.07)"
-    attack, _ = stack_attack(state, idx, seat, src, [dst])
-    dfn = sum(defence(c) for c in idx.ground[g.hex_of[dst]])
+    ground, air = movement.overrun_parts(state, idx, seat, g.hex_of[dst])
+    for k in keys:
+        if k in state.counters:
+            c = state.counters[k]
+            if c.side != seat or role(c) != "air" or c.where != "map":
+                return f"{k} is not one of your air units on the map (rule 7.07)"
+            if k not in air:
+                return f"{describe(c)} is not in the megahex of {dst}, so it cannot join the overrun (rules 7.07, 8.011)"
+            continue
+        mine = [c for c in idx.stack(g.hex_of[k], seat) if role(c) in ("warrior", "basic")]
+        if not mine:
+            return f"You have no combat units in {k} (rule 7.07)"
+        if any(c.disrupted for c in mine):
+            return f"The stack in {k} is disrupted and cannot attack (rule 7.064)"
+        if k not in ground:
+            return f"The enemy stack in {dst} is not in front of your stack in {k} (rules 7.02, 7.07)"
+    if not any(k in g.hex_of for k in keys):
+        return "An overrun needs at least one ground stack to go through the hex; air units may join it (rule 7.07)"
+    attack, dfn = movement.overrun_odds(state, idx, seat, keys, dst)
     if attack < 6 * dfn:
-        return f"An overrun needs 6 to 1 or better; your stack in {src} has {attack} to {dfn} (rule 7.07)"
-    return f"The stack in {src} needs 2 movement points plus the terrain of {dst} left to go through (rule 7.07)"
+        return f"An overrun needs 6 to 1 or better; {'+'.join(keys)} have {attack} to {dfn} (rule 7.07)"
+    return f"Write the attackers as {movement.overrun_key([k for k in keys if k in g.hex_of], [k for k in keys if k not in g.hex_of])} (rule 7.07)"
 
 
 def _done(state: State, seat: str, args: dict[str, str]) -> str:
