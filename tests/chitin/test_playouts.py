@@ -65,7 +65,13 @@ KEEN = ("attack", "overrun", "charge", "lose", "retreat", "advance")
 
 
 def keen_choice(rng: random.Random, state: State, seat: str, legal: list[Action]) -> Action:
-    """Random, but leaning towards fighting and towards the enemy's end."""
+    """Random, but leaning towards fighting and towards the enemy's end; armies filled up to /ready."""
+    if state.step == "forces":
+        # exactly the scenario's points before /ready (RULINGS Chitin 11): pick until none fits, then drop
+        for verb in ("ready", "pick", "drop"):
+            some = [a for a in legal if a.verb == verb]
+            if some:
+                return rng.choice(some)
     keen = [a for a in legal if a.verb in KEEN]
     if state.step == "attack" and not any(a.verb == "done" for a in legal) and rng.random() < 0.5:
         keen = [a for a in legal if a.verb == "cancel"] or keen
@@ -94,7 +100,7 @@ def keen_choice(rng: random.Random, state: State, seat: str, legal: list[Action]
 
 
 def check_invariants(state: State) -> None:
-    """Stacking (6.05, 6.051), no shared hexes, chit limits (8.403), one chit per Worker (6.081)."""
+    """Stacking (6.05, 6.051), no shared hexes, chit limits (8.403), carriers of a chit together (6.081)."""
     hexes: dict[str, list] = {}
     for c in state.counters.values():
         if c.where == "map":
@@ -110,7 +116,9 @@ def check_invariants(state: State) -> None:
         assert len({c.facing for c in st}) == 1, f"two facings in {h}"
     for ch in state.chits.values():
         assert ch.value <= 30
-        assert sum(1 for c in state.counters.values() if c.chit == ch.letter) <= 1
+        carrying = sorted(c.id for c in state.counters.values() if c.chit == ch.letter)
+        assert carrying == sorted(ch.carriers), f"chit {ch.letter} carried by {carrying}, listed {ch.carriers}"
+        assert len({state.counters[i].hex for i in carrying}) <= 1, f"carriers of {ch.letter} apart"  # RULINGS Chitin 7
 
 
 def keen_game(scenario: str, seed: int, options: dict, cap: int = 1500):  # type: ignore[no-untyped-def]
