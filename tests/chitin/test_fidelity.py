@@ -399,3 +399,21 @@ def test_7_07_a_refused_overrun_names_the_stack_that_cannot_join() -> None:
     s.counters["R3"].hex = nb(X, "SE")
     with pytest.raises(IllegalAction, match="at least one ground stack"):
         act(s, "Red", "overrun", stack="R3", on=target)
+
+
+def test_6_06_a_move_with_a_facing_is_refused_for_its_real_reason() -> None:
+    s = position()
+    put(s, "R1", "GT1", X, face="N")
+    put(s, "B1", "TR1", nb(nb(X, "S"), "S"))
+    s = begin(s)
+    with pytest.raises(IllegalAction, match="Reaching 0101 costs"):
+        act(s, "Red", "move", stack="R1", to="0101", dir="S")
+    with pytest.raises(IllegalAction, match="Write it as /move stack:R1 to:0810 dir:SE"):
+        act(s, "Red", "move", stack="R1", to="0810", dir="se")
+    with pytest.raises(IllegalAction, match="own \\(north\\) end"):
+        act(s, "Red", "move", stack="R1", to="off", dir="S")  # the real reason: not on the edge
+    s = position()
+    put(s, "R2", "TR1", "0101")
+    s = begin(s)
+    with pytest.raises(IllegalAction, match="leaving the map takes no facing"):
+        act(s, "Red", "move", stack="R2", to="off", dir="S")
