@@ -18,12 +18,12 @@ from tests.support.playout import playout
 # points before it may /ready (RULINGS Chitin 11): those games have higher caps and, to keep
 # the test's time, are fewer.
 PLAN = [
-    ("learning", 480, {"turn_limit": 1}, 400),
-    ("learning", 160, {"turn_limit": 1, "combat": "dice"}, 400),
-    ("basic", 100, {"turn_limit": 1}, 1500),
-    ("small", 90, {"turn_limit": 1}, 2000),
-    ("intermediate", 65, {"turn_limit": 1}, 2500),
-    ("advanced", 65, {"turn_limit": 1}, 3000),
+    ("learning", 540, {"turn_limit": 1}, 400),
+    ("learning", 200, {"turn_limit": 1, "combat": "dice"}, 400),
+    ("basic", 70, {"turn_limit": 1}, 1500),
+    ("small", 60, {"turn_limit": 1}, 2000),
+    ("intermediate", 45, {"turn_limit": 1}, 2500),
+    ("advanced", 45, {"turn_limit": 1}, 3000),
     ("learning", 20, {"turn_limit": 3}, 1500),
     ("armageddon", 20, {"turn_limit": 1}, 100),
 ]

@@ -115,7 +115,7 @@ class Chitin(GameRules):
         if s == "move":
             # charge and fly stay listed in the basic game so that trying them explains rule 8.0
             verbs = ("move", "charge", "fly", "split", "overrun", "face", "done")
-            return [Prompt(seat=state.active, verbs=verbs, text="Move your units, one counter or stack at a time; /done when finished", rule="6.0")]
+            return [Prompt(seat=state.active, verbs=verbs, text="Move your units, one counter or stack at a time (a dir: on /move faces it in the same order); /done when finished", rule="6.0")]
         if s == "face":
             return [Prompt(seat=state.active, verbs=("face",), text=f"Face the stack in {state.face_hex}", rule="6.06")]
         if s == "attack":
