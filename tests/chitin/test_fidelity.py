@@ -417,3 +417,20 @@ def test_6_06_a_move_with_a_facing_is_refused_for_its_real_reason() -> None:
     s = begin(s)
     with pytest.raises(IllegalAction, match="leaving the map takes no facing"):
         act(s, "Red", "move", stack="R2", to="off", dir="S")
+
+
+def test_7_07_a_charging_stack_overruns_and_goes_on_charging() -> None:
+    s = position("small")
+    target = nb(X, "S")
+    put(s, "R1", "GT3", X, face="N")
+    put(s, "R2", "B", X)
+    put(s, "B1", "W", target)
+    put(s, "B2", "TR1", nb(nb(target, "S"), "S"), face="N")
+    s = begin(s)
+    s, _ = act(s, "Red", "charge", stack="R1+R2", to=X, dir="S")  # 8.02, RULINGS Chitin 8: charging where it stands
+    assert s.counters["R1"].charging and s.counters["R1"].mp == 6 and not s.counters["R2"].charging
+    s, _ = act(s, "Red", "overrun", stack=X, on=target)
+    assert not legal(s, "Red", "charge", stack="R1+R2")  # one charge a move: the two points are not given twice
+    s, _ = act(s, "Red", "move", stack="R1+R2", to=nb(target, "S"), dir="S")
+    assert s.counters["R1"].charging and s.counters["R1"].mp == 6 - 2 - 2  # through the hex, then into a zone
+    assert s.counters["R2"].mp == 5 - 2 - 2

@@ -148,12 +148,16 @@ def _move(state: State, seat: str, args: dict[str, str], charge: bool = False) -
 def _charge_problem(state: State, members: list[Counter]) -> str:
     if not state.advanced:
         return "Charges belong to the advanced rules, which this scenario does not use (rule 8.02)"
+    if not any(c.type in ("GT", "PX") for c in members):
+        return "Only Gantuas and Phlanx may charge, with the Basics of their stack (rule 8.02)"
     for c in members:
-        if c.type not in ("GT", "PX"):
-            return f"Only Gantuas and Phlanx may charge; {describe(c)} may not (rule 8.02)"
+        if c.type not in ("GT", "PX", "B"):
+            return f"Only Gantuas and Phlanx may charge, with the Basics of their stack; {describe(c)} may not (rule 8.02)"
+        if c.charging:
+            return f"{describe(c)} is already charging this move (rule 8.021)"
         if c.began_disrupted:
             return f"{describe(c)} began its move disrupted and may not charge (rules 8.025, 8.034)"
-    if len({c.type for c in members}) > 1:
+    if len({c.type for c in members if c.type != "B"}) > 1:
         return "Charge with one type of warrior at a time (rule 6.051)"
     return ""
 

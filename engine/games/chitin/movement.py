@@ -169,7 +169,7 @@ def can_charge(state: State, members: list[Counter]) -> bool:
         bool(chargers)
         and len({c.type for c in chargers}) == 1
         and all(role(c) == "basic" for c in rest)
-        and not any(c.began_disrupted or c.disrupted or c.moved for c in members)
+        and not any(c.began_disrupted or c.disrupted or c.moved or c.charging for c in members)
     )
 
 
@@ -412,11 +412,13 @@ def do_move(state: State, seat: str, gid: str, to: str, charge: bool, events: li
     join = [c for c in idx.stack(geo().hex_of[to], seat) if c not in members]
     going_on = []
     for c in members:
-        charging = charge and unit_type(c.type).charge
+        # a charger going on after an overrun is still charging, its two points already given (8.021)
+        was = c.charging
+        charging = (charge or was) and unit_type(c.type).charge
         c.where, c.hex, c.moved, c.charging = "map", to, True, charging
         if join:
             c.facing = join[0].facing  # 6.06: one facing per hex until the stack is faced
-        c.mp = max(c.mp + (2 if charging else 0) - cost, 0)
+        c.mp = max(c.mp + (2 if charging and not was else 0) - cost, 0)
         if role(c) == "worker" and not c.chit and pick_up(state, c, events):
             going_on.append(c)
     for c in going_on:
