@@ -5,7 +5,8 @@ It reads the game's own state and answers only with actions from ``legal_actions
 - force selection: a fixed, legal army for the scenario, then /ready;
 - first move: the high roller takes the first move, the other player the north end;
 - movement: Workers head for the nearest free Harvest Chit (one Worker a chit, the chits of the
-  setup first), pick it up by ending on it, and carry it to their own end and off the map,
+  setup first), pick it up by moving onto it, go on with what is left (6.081), and carry it
+  to their own end and off the map,
   going round enemy zones of control and keeping clear of enemy fighters; warriors close on
   the nearest enemy stack and face it (charging when they may); Basics follow the warriors'
   megahex so that they stay under command control; Plunge units fly at the enemy; overruns
