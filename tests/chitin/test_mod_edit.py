@@ -61,10 +61,10 @@ def test_mod_edit_place_remove_change_a_counter():
 def test_mod_edit_removing_a_carrier_leaves_its_chit_in_the_hex():
     s = board()
     s.counters["R2"].chit = "A"
-    s.chits["A"].carrier, s.chits["A"].hex = "R2", ""
+    s.chits["A"].carriers, s.chits["A"].hex = ["R2"], ""
     s2, ev = replays(s, "remove", unit="R2")
     assert "Harvest Chit A it carried stays in 0610" in ev[0].text
-    assert s2.chits["A"].hex == "0610" and not s2.chits["A"].carrier
+    assert s2.chits["A"].hex == "0610" and not s2.chits["A"].carriers
 
 
 def test_mod_edit_chit_value_and_position():

@@ -128,7 +128,7 @@ def test_6_06_a_stack_that_has_not_moved_may_turn_in_place() -> None:
     put(s, "R1", "GT1", "0810", face="N")
     s = begin(s)
     s, _ = act(s, "Red", "face", stack="0810", dir="S")
-    assert s.counters["R1"].facing == 3 and s.counters["R1"].moved
+    assert s.counters["R1"].facing == 3 and not s.counters["R1"].moved  # free: it may still move (RULINGS Chitin 8)
 
 
 def test_6_07_units_leave_only_by_their_own_end() -> None:
@@ -162,7 +162,7 @@ def test_6_08_and_6_081_a_worker_picks_up_a_chit_by_moving_onto_it() -> None:
     s = begin(s)
     assert legal(s, "Red", "move", stack="R2", to=a)
     s, ev = act(s, "Red", "move", stack="R1", to=a)
-    assert s.chits["A"].carrier == "R1" and s.counters["R1"].chit == "A"
+    assert s.chits["A"].carriers == ["R1"] and s.counters["R1"].chit == "A"
     assert any("picks up chit A" in e.text for e in ev)
     s, _ = act(s, "Red", "face", stack=a, dir="N")
     s, ev = act(s, "Red", "move", stack="R2", to=a)
@@ -175,9 +175,9 @@ def test_6_081_a_dead_workers_chit_stays_in_its_hex() -> None:
 
     s = position("learning", chits=True)
     put(s, "R1", "W", "0810")
-    s.chits["A"].carrier, s.chits["A"].hex, s.counters["R1"].chit = "R1", "", "A"
+    s.chits["A"].carriers, s.chits["A"].hex, s.counters["R1"].chit = ["R1"], "", "A"
     kill(s, s.counters["R1"], 1, FixedDice([]), [], "test")
-    assert s.chits["A"].hex == "0810" and not s.chits["A"].carrier
+    assert s.chits["A"].hex == "0810" and not s.chits["A"].carriers
 
 
 def test_6_082_a_worker_enters_an_enemy_zone_only_with_a_combat_unit() -> None:

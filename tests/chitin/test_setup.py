@@ -50,7 +50,7 @@ def test_3_03_selection_scenarios(scenario: str, rule: str, points: int, plunge:
     prompts = RULES.pending(s)
     assert {p.seat for p in prompts} == {"Red", "Blue"}
     assert all(p.secret and p.group == "forces" and p.rule == rule for p in prompts)
-    assert f"up to {points} combat strength points" in prompts[0].text
+    assert f"exactly {points} combat strength points" in prompts[0].text and f"{points} points left" in prompts[0].text
     assert f"0 of {points} points used" in RULES.view(s, "Red").private[1]
     assert s.advanced is advanced
     kinds = {a.args["kind"] for a in RULES.legal_actions(s, "Red") if a.verb == "pick"}
@@ -93,6 +93,8 @@ def test_3_032_force_selection_is_secret_until_both_are_in() -> None:
     assert all(e.to == ("Red",) for e in ev)
     assert all("GT3" not in p.text and "12" not in p.text for p in RULES.pending(s))
     s, ev = do(s, "Red", "pick", kind="PX2")
+    for kind in ("GT3", "GT3", "PX2"):  # exactly 48 points (RULINGS Chitin 11)
+        s, ev = do(s, "Red", "pick", kind=kind)
     s, ev = do(s, "Red", "ready")
     public = [e for e in ev if e.public]
     assert [e.kind for e in public] == ["committed"] and "Gantua" not in public[0].text
@@ -104,12 +106,13 @@ def test_3_032_force_selection_is_secret_until_both_are_in() -> None:
     with pytest.raises(IllegalAction) as err:
         do(s, "Blue", "pick", kind="GT9")
     assert "GT3" not in str(err.value).split("choose from")[0]
-    s, _ = do(s, "Blue", "pick", kind="TR3")
+    for kind in ("TR3", "GT3", "GT3", "GT3", "TR3"):
+        s, _ = do(s, "Blue", "pick", kind=kind)
     s, ev = do(s, "Blue", "ready", dice=[3, 4])
     reveal = [e for e in ev if e.kind == "reveal"]
     assert len(reveal) == 1 and reveal[0].public
     assert "Gantua GT3" in reveal[0].text and "Termagant TR3" in reveal[0].text
-    assert army(s, "Red") == ["GT3", "PX2"] + ["W1"] * 6
+    assert army(s, "Red") == ["GT3"] * 3 + ["PX2"] * 2 + ["W1"] * 6
     assert s.high == "Blue" and s.step == "order"
 
 

@@ -12,7 +12,7 @@ from tests.chitin.positions import RULES, act, begin, nb, position, put
 def carrying(state: State, cid: str, letter: str, where: str) -> None:
     put(state, cid, "W", where)
     ch = state.chits[letter]
-    ch.carrier, ch.hex, state.counters[cid].chit = cid, "", letter
+    ch.carriers, ch.hex, state.counters[cid].chit = [cid], "", letter
 
 
 def test_4_01_the_first_to_carry_two_chits_off_wins_the_learning_game() -> None:
@@ -93,7 +93,6 @@ def test_5_00_a_turn_is_movement_then_recovery_then_combat_then_the_other_player
     put(s, "B1", "GT3", nb("0811", "S"), face="N")
     s = begin(s)
     assert s.counters["R1"].disrupted and s.counters["R1"].began_disrupted
-    s, _ = act(s, "Red", "face", stack="0811", dir="S")
     s, ev = act(s, "Red", "done")
     assert s.step == "attack" and not s.counters["R1"].disrupted  # right side up before combat
     s, _ = act(s, "Red", "attack", by="0811", on=nb("0811", "S"))

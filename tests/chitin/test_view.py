@@ -36,11 +36,11 @@ def test_view_draws_attacks_with_odds_then_results() -> None:
     s, _ = act(s, "Red", "attack", by=X, on=nb(X, "S"))
     v = RULES.view(s, "Blue")
     assert [(a.src, a.dst, a.label) for a in v.arrows] == [(X, nb(X, "S"), "planned")]
-    s, _ = act(s, "Red", "done", dice=[4])  # 12+3 class to 2 disrupted: all defenders eliminated
+    s, _ = act(s, "Red", "done", dice=[])  # 12+3 class to 2 disrupted: all defenders eliminated, no die (RULINGS Chitin 12)
     v = RULES.view(s, None)
-    assert v.arrows[0].label.startswith("DE") and "DE" in v.arrows[0].label
+    assert v.arrows[0].label == "DE, no roll needed"
     assert any(h.kind == "loss" and h.hex == nb(X, "S") for h in v.highlights)
-    assert any("rolled 4: DE" in line for line in v.caption)
+    assert any("15 to 2: DE, no roll needed" in line for line in v.caption)
 
 
 def test_view_carried_chits_and_scores() -> None:

@@ -5,7 +5,8 @@ It reads the game's own state and answers only with actions from ``legal_actions
 - force selection: a fixed, legal army for the scenario, then /ready;
 - first move: the high roller takes the first move, the other player the north end;
 - movement: Workers head for the nearest free Harvest Chit (one Worker a chit, the chits of the
-  setup first), pick it up by ending on it, and carry it to their own end and off the map,
+  setup first), pick it up by moving onto it, go on with what is left (6.081), and carry it
+  to their own end and off the map,
   going round enemy zones of control and keeping clear of enemy fighters; warriors close on
   the nearest enemy stack and face it (charging when they may); Basics follow the warriors'
   megahex so that they stay under command control; Plunge units fly at the enemy; overruns
@@ -163,14 +164,14 @@ def _enemy_stacks(idx: Index, seat: str) -> list[Hex]:
 
 
 def _chit_hexes(state: State) -> set[str]:
-    return {ch.hex for ch in state.chits.values() if ch.hex and not ch.carrier and not ch.off_by}
+    return {ch.hex for ch in state.chits.values() if ch.hex and not ch.carriers and not ch.off_by}
 
 
 def _claims(state: State, idx: Index, seat: str) -> dict[str, str]:
     """Which of ``seat``'s free Workers goes for which free chit: the nearest pairs first."""
     end = state.ends[seat]
     enemy_hexes = {T(h) for h in _enemy_stacks(idx, seat)}
-    chits = [ch for ch in state.chits.values() if ch.hex and not ch.carrier and not ch.off_by and ch.hex not in enemy_hexes]
+    chits = [ch for ch in state.chits.values() if ch.hex and not ch.carriers and not ch.off_by and ch.hex not in enemy_hexes]
     workers = [
         c for c in state.mine(seat)
         if c.type == "W" and not c.chit and (c.where == "map" or (c.where == "reserve" and c.ready_turn <= state.turn))

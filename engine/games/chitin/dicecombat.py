@@ -13,11 +13,12 @@ from __future__ import annotations
 from engine.combat.stepdice import half_strength, reduced_hits, roll_hits
 from engine.core.dice import Dice
 from engine.core.protocol import Event
-from engine.games.chitin.board import is_ground
+from engine.games.chitin.board import is_ground, role, strength
 from engine.games.chitin.results import advance_task, alive, retreat_choices, stacks_of
 from engine.games.chitin.state import State, Task
 
 DEFENCES = ("accept_and_counter", "retreat", "retreat_and_counter")
+"""A stack of Workers only cannot counter-attack: it may ``accept`` or ``retreat``."""
 
 
 def open_round(state: State, i: int, seat: str, dice: Dice, events: list[Event]) -> None:
@@ -38,10 +39,17 @@ def can_retreat(state: State, ids: list[str], seat: str) -> bool:
     return all(retreat_choices(state, Task(kind="retreat", seat=seat, units=st)) for st in stacks_of(state, ids))
 
 
+def counter_strength(state: State, ids: list[str]) -> int:
+    """Dice of a counter-attack: the defenders' strength without the Workers, who never attack (2.023, RULINGS Chitin 12)."""
+    return sum(strength(c) for c in alive(state, ids) if role(c) != "worker")
+
+
 def defence_choices(state: State, task: Task, attacker: str) -> list[str]:
-    """The defender's answers; retreats only when a retreat is open."""
+    """The defender's answers; retreats only when a retreat is open, counter-attacks only with something to attack with."""
     cb = state.combats[task.combat]
     ok = can_retreat(state, cb.defenders, attacker)
+    if not counter_strength(state, cb.defenders):
+        return ["accept"] + (["retreat"] if ok else [])
     return [c for c in DEFENCES if ok or not c.startswith("retreat")]
 
 
@@ -50,15 +58,15 @@ def defend(state: State, task: Task, choice: str, attacker: str, dice: Dice, eve
     cb = state.combats[task.combat]
     defender = task.seat
     dfn = alive(state, cb.defenders)
-    retreating = choice != "accept_and_counter"
+    retreating = choice not in ("accept_and_counter", "accept")
     hits = reduced_hits(task.n, sum(c.units for c in dfn)) if retreating else task.n
     events.append(Event(kind="defend", text=f"{defender} answers: {choice.replace('_', ' ')}, taking {hits} of {task.n} hits"))
     after = [Task(kind="loss", seat=defender, units=[c.id for c in dfn], n=hits, rule="7.063", combat=task.combat)]
     if retreating:
         after += [Task(kind="retreat", seat=attacker, units=st, rule="7.066", combat=task.combat) for st in stacks_of(state, cb.defenders)]
-    if choice != "retreat":
-        strength = half_strength(cb.defence) if retreating else cb.defence
-        volley = roll_hits(dice, strength, 0, "counter-attack")
+    if choice.endswith("counter"):
+        full = counter_strength(state, cb.defenders)
+        volley = roll_hits(dice, half_strength(full) if retreating else full, 0, "counter-attack")
         events.append(Event(kind="combat", text=f"{defender} counter-attacks with {volley.text()}"))
         cb.result += f", {volley.hits} back"
         if volley.hits:

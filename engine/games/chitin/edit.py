@@ -15,6 +15,7 @@ from engine.games.chitin.data import chits as chit_data
 from engine.games.chitin.data import counters as counter_data
 from engine.games.chitin.data import unit_type
 from engine.games.chitin.flow import PREFIX, SEATS
+from engine.games.chitin.food import let_go
 from engine.games.chitin.movement import MAX_UNITS
 from engine.games.chitin.state import Counter, State
 
@@ -187,9 +188,11 @@ def _remove(state: State, action: Action) -> Event:
     c.where, c.hex = "dead", ""
     text = f"{c.side} {name} removed from {where}; it is eliminated"
     if c.chit:
-        ch = state.chits[c.chit]
-        ch.carrier, ch.hex, c.chit = "", where, ""
-        text += f", and Harvest Chit {ch.letter} it carried stays in {where}"
+        letter = c.chit
+        if let_go(state, c, where):
+            text += f"; the other Workers keep carrying Harvest Chit {letter}"
+        else:
+            text += f", and Harvest Chit {letter} it carried stays in {where}"
     return Event(kind="edit", text=text, hexes=(where,))
 
 
@@ -237,8 +240,8 @@ def _chit(state: State, action: Action) -> Event:
     if ch is None:
         known = ", ".join(sorted(state.chits)) or "none"
         raise BadArguments(f"there is no Harvest Chit '{letter or '?'}' in this game; the chits are: {known}")
-    if ch.off_by or ch.carrier:
-        where = f"carried off by {ch.off_by}" if ch.off_by else f"carried by {ch.carrier}"
+    if ch.off_by or ch.carriers:
+        where = f"carried off by {ch.off_by}" if ch.off_by else f"carried by {'+'.join(ch.carriers)}"
         raise BadArguments(f"Harvest Chit {letter} is {where}: only a chit lying on the map can be edited")
     if not _arg(action, "value") and not _arg(action, "hex"):
         raise BadArguments(f"say what to change of Harvest Chit {letter} in {ch.hex}: value:N and/or hex:HEX")
@@ -253,7 +256,7 @@ def _chit(state: State, action: Action) -> Event:
             ch.face, ch.bodies = int(text), 0
     if _arg(action, "hex"):
         hex_ = _hex(action, f"Harvest Chit {letter}")
-        taken = [x.letter for x in state.chits.values() if x.hex == hex_ and not x.carrier and not x.off_by and x is not ch]
+        taken = [x.letter for x in state.chits.values() if x.hex == hex_ and not x.carriers and not x.off_by and x is not ch]
         if taken:
             raise BadArguments(f"{hex_} already holds Harvest Chit {taken[0]}: choose an empty hex for {letter}")
         if hex_ != ch.hex:

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 from engine.core.protocol import Action
 from engine.games.chitin import flow, movement, results
-from engine.games.chitin.board import DIRS, Index, defence, describe, geo, in_front, is_ground, role
-from engine.games.chitin.combat import stack_attack, unmet
+from engine.games.chitin.board import DIRS, Index, describe, geo, in_front, is_ground, role
+from engine.games.chitin.combat import unmet
 from engine.games.chitin.state import Counter, State
 
 
@@ -69,6 +69,10 @@ def _example(choices: Sequence[Action]) -> str:
 
 def _pick(state: State, seat: str, args: dict[str, str]) -> str:
     return flow.pick_problem(state, seat, args.get("kind", "")) if state.step == "forces" else ""
+
+
+def _ready(state: State, seat: str, args: dict[str, str]) -> str:
+    return flow.ready_problem(state, seat) if state.step == "forces" else ""
 
 
 def _drop(state: State, seat: str, args: dict[str, str]) -> str:
@@ -144,12 +148,16 @@ def _move(state: State, seat: str, args: dict[str, str], charge: bool = False) -
 def _charge_problem(state: State, members: list[Counter]) -> str:
     if not state.advanced:
         return "Charges belong to the advanced rules, which this scenario does not use (rule 8.02)"
+    if not any(c.type in ("GT", "PX") for c in members):
+        return "Only Gantuas and Phlanx may charge, with the Basics of their stack (rule 8.02)"
     for c in members:
-        if c.type not in ("GT", "PX"):
-            return f"Only Gantuas and Phlanx may charge; {describe(c)} may not (rule 8.02)"
+        if c.type not in ("GT", "PX", "B"):
+            return f"Only Gantuas and Phlanx may charge, with the Basics of their stack; {describe(c)} may not (rule 8.02)"
+        if c.charging:
+            return f"{describe(c)} is already charging this move (rule 8.021)"
         if c.began_disrupted:
             return f"{describe(c)} began its move disrupted and may not charge (rules 8.025, 8.034)"
-    if len({c.type for c in members}) > 1:
+    if len({c.type for c in members if c.type != "B"}) > 1:
         return "Charge with one type of warrior at a time (rule 6.051)"
     return ""
 
@@ -164,8 +172,23 @@ def _fly(state: State, seat: str, args: dict[str, str]) -> str:
         return "Air units belong to the advanced rules, which this scenario does not use (rule 8.01)"
     if c is None or c.side != seat or c.type != "PL":
         return f"{args.get('unit')} is not one of your Plunge counters (rule 8.011)"
-    if c.moved:
-        return f"{describe(c)} has already moved this turn (rule 8.011)"
+    g = geo()
+    idx = Index(state)
+    if c.mp < 1:
+        return f"{describe(c)} has used its two megahexes of movement this turn (rule 8.011)"
+    if c.where == "map":
+        hold = movement.air_hold(idx, seat, g.mega[g.hex_of[c.hex]], c)
+        if hold:
+            return f"{describe(c)} must stay: {hold}"
+    to = args.get("to", "")
+    if to in g.hex_of and to not in movement.air_reach(state, seat, c, idx):
+        free = c.model_copy(update={"entered": False})
+        trial = state.model_copy(update={"counters": {k: v for k, v in state.counters.items() if v.side == seat or v.type != "PL"}})
+        if to in movement.air_reach(trial, seat, free):
+            return (
+                f"{describe(c)} cannot fly over a megahex holding enemy air units: entering one, it must stop "
+                "there and attack them, unless others that entered it stay with at least their strength (rule 8.014)"
+            )
     if args.get("to") == "off":
         return f"Air units leave only by your own ({state.ends[seat]}) end, from a megahex on it (rules 6.07, 8.011)"
     return f"{describe(c)} moves two megahexes a turn; megahexes are named by their centre hex (rule 8.011)"
@@ -185,7 +208,15 @@ def _face(state: State, seat: str, args: dict[str, str]) -> str:
         if state.face_charge:
             return "A charging stack must face an enemy it will attack (rule 8.021)"
     if state.step == "move":
-        return "Only a stack that has not moved may turn where it stands, in place of its move (rule 6.06)"
+        st = Index(state).stack(geo().hex_of[where], seat)
+        if DIRS[st[0].facing] == args.get("dir"):
+            return f"The stack in {where} already faces {args.get('dir')} (rule 6.06)"
+        if any(c.turned for c in st):
+            return f"The stack in {where} has turned in place this turn; give its final facing when it moves (rule 6.06)"
+        return (
+            "Only a stack that has not moved may turn where it stands; a stack that moves is faced with its "
+            "move (/move dir:) or right after it (rule 6.06)"
+        )
     return ""
 
 
@@ -219,21 +250,37 @@ def _overrun(state: State, seat: str, args: dict[str, str]) -> str:
     src, dst = args.get("stack", ""), args.get("on", "")
     if state.step != "move":
         return "Overruns are made in the movement phase (rule 7.07)"
-    if src not in g.hex_of or dst not in g.hex_of:
-        return "Name your stack and the enemy stack by their hexes, like stack:0607 on:0608 (rule 7.07)"
+    keys = [k for k in src.split("+") if k]
+    if not keys or dst not in g.hex_of or any(k not in g.hex_of and k not in state.counters for k in keys):
+        return (
+            "Name your stacks by their hexes and your air units by their ids, joined by +, and the enemy "
+            "stack by its hex, like stack:0607+0709+R12 on:0608 (rule 7.07)"
+        )
     idx = Index(state)
-    mine = [c for c in idx.stack(g.hex_of[src], seat) if role(c) in ("warrior", "basic")]
-    if not mine:
-        return f"You have no combat units in {src} (rule 7.07)"
     if idx.side_at(g.hex_of[dst]) in (None, seat):
         return f"There is no enemy stack in {dst} (rule 7.07)"
-    if not in_front(g.hex_of[src], mine[0].facing, g.hex_of[dst]):
-        return f"The enemy stack in {dst} is not in front of your stack in {src} (rules 7.02, 7.07)"
-    attack, _ = stack_attack(state, idx, seat, src, [dst])
-    dfn = sum(defence(c) for c in idx.ground[g.hex_of[dst]])
+    ground, air = movement.overrun_parts(state, idx, seat, g.hex_of[dst])
+    for k in keys:
+        if k in state.counters:
+            c = state.counters[k]
+            if c.side != seat or role(c) != "air" or c.where != "map":
+                return f"{k} is not one of your air units on the map (rule 7.07)"
+            if k not in air:
+                return f"{describe(c)} is not in the megahex of {dst}, so it cannot join the overrun (rules 7.07, 8.011)"
+            continue
+        mine = [c for c in idx.stack(g.hex_of[k], seat) if role(c) in ("warrior", "basic")]
+        if not mine:
+            return f"You have no combat units in {k} (rule 7.07)"
+        if any(c.disrupted for c in mine):
+            return f"The stack in {k} is disrupted and cannot attack (rule 7.064)"
+        if k not in ground:
+            return f"The enemy stack in {dst} is not in front of your stack in {k} (rules 7.02, 7.07)"
+    if not any(k in g.hex_of for k in keys):
+        return "An overrun needs at least one ground stack to go through the hex; air units may join it (rule 7.07)"
+    attack, dfn = movement.overrun_odds(state, idx, seat, keys, dst)
     if attack < 6 * dfn:
-        return f"An overrun needs 6 to 1 or better; your stack in {src} has {attack} to {dfn} (rule 7.07)"
-    return f"The stack in {src} needs 2 movement points plus the terrain of {dst} left to go through (rule 7.07)"
+        return f"An overrun needs 6 to 1 or better; {'+'.join(keys)} have {attack} to {dfn} (rule 7.07)"
+    return f"Write the attackers as {movement.overrun_key([k for k in keys if k in g.hex_of], [k for k in keys if k not in g.hex_of])} (rule 7.07)"
 
 
 def _done(state: State, seat: str, args: dict[str, str]) -> str:
@@ -264,6 +311,7 @@ def _lose(state: State, seat: str, args: dict[str, str]) -> str:
 _BY_VERB = {
     "pick": _pick,
     "drop": _drop,
+    "ready": _ready,
     "move": _move,
     "charge": _charge,
     "fly": _fly,

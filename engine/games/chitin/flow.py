@@ -98,6 +98,18 @@ def pick_problem(state: State, seat: str, kind: str) -> str:
     return ""
 
 
+def ready_problem(state: State, seat: str) -> str:
+    """Why ``seat`` may not commit its army yet, or '': it must spend exactly the points (3.03, RULINGS Chitin 11)."""
+    sc = scenario(state)
+    used, _ = army_points(state.picks.get(seat, []))
+    if used == sc.points:
+        return ""
+    return (
+        f"Your army uses {used} of {sc.points} points; it must use exactly {sc.points} "
+        f"({sc.points - used} left) before /ready (rule {sc.rule}, RULINGS Chitin 11)"
+    )
+
+
 def army_text(kinds: list[str]) -> str:
     """An army as players read it."""
     total, _ = army_points(kinds)
@@ -144,12 +156,22 @@ def choose(state: State, seat: str, pick: str, events: list[Event]) -> None:
     begin_turn(state, state.first, 1, events)
 
 
+def game_turn(state: State) -> int:
+    """The game turn as printed: both players' turns make one (5.00); ``state.turn`` counts player-turns."""
+    return (state.turn + 1) // 2
+
+
+def turn_text(state: State) -> str:
+    """``Turn 11, Blue's player-turn``."""
+    return f"Turn {game_turn(state)}, {state.active}'s player-turn"
+
+
 def begin_turn(state: State, seat: str, turn: int, events: list[Event]) -> None:
     """5.00: a player's turn starts with movement."""
     state.active, state.turn, state.step = seat, turn, "move"
     state.last_moved, state.last_losses = state.moved_hexes, state.loss_hexes
     state.moved_hexes, state.loss_hexes = [], []
-    events.append(Event(kind="phase", text=f"Turn {turn}: {seat} moves ({state.ends[seat]} end)"))
+    events.append(Event(kind="phase", text=f"{turn_text(state)}: {seat} moves ({state.ends[seat]} end)"))
     movement.start_movement(state, seat, events)
 
 
@@ -166,7 +188,7 @@ def end_movement(state: State, seat: str, dice: Dice, events: list[Event]) -> No
     state.combats, state.plan, state.loss_hexes = [], [], []
     results.record_rear_threats(state, seat)
     state.step = "attack"
-    events.append(Event(kind="phase", text=f"Turn {state.turn}: {seat} attacks"))
+    events.append(Event(kind="phase", text=f"{turn_text(state)}: {seat} attacks"))
     if not attack_choices(state, Index(state), seat):
         start_combat(state, seat, dice, events)
 
@@ -221,7 +243,7 @@ def end_turn(state: State, events: list[Event]) -> None:
                 # 4.05: the player still on the map credits every chit left on it.
                 for ch in state.chits.values():
                     if not ch.off_by:
-                        ch.off_by, ch.carrier, ch.hex = s, "", ""
+                        ch.off_by, ch.carriers, ch.hex = s, [], ""
             finish(state, f"all of {', '.join(gone)}'s units have left the map (rule 4.05)", events)
             return
     begin_turn(state, nxt, state.turn + 1, events)

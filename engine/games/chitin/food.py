@@ -14,9 +14,23 @@ def chit_hex(state: State, ch: Chit) -> str:
     """Where a chit is on the map (its carrier's hex when carried), or '' when off it."""
     if ch.off_by:
         return ""
-    if ch.carrier:
-        return state.counters[ch.carrier].hex
+    if ch.carriers:
+        return state.counters[ch.carriers[0]].hex
     return ch.hex
+
+
+def let_go(state: State, c: Counter, where: str) -> bool:
+    """``c`` stops carrying its chit; the last carrier leaves it in ``where`` (6.081). True if others keep it."""
+    if not c.chit:
+        return False
+    ch = state.chits[c.chit]
+    c.chit = ""
+    if c.id in ch.carriers:
+        ch.carriers.remove(c.id)
+    if ch.carriers:
+        return True
+    ch.hex = where
+    return False
 
 
 def kill(state: State, c: Counter, n: int, dice: Dice, events: list[Event], why: str) -> None:
@@ -29,17 +43,23 @@ def kill(state: State, c: Counter, n: int, dice: Dice, events: list[Event], why:
     c.units -= n
     state.lost[c.side] = state.lost.get(c.side, 0) + n
     state.loss_hexes.append(where)
+    fed = ""
     if c.units == 0:
         c.where = "dead"
-        if c.chit:
-            # 6.081: the chit stays in the hex until another Worker picks it up.
-            ch = state.chits[c.chit]
-            ch.carrier, ch.hex, c.chit = "", where, ""
+        letter = c.chit
+        # 6.081: a chit whose last carrier dies stays in the hex until another Worker picks it
+        # up; if another Worker carries it too, that one keeps it and the dead one counts into it.
+        if let_go(state, c, where) and state.chits[letter].value < chit_data().limit:
+            fed = letter
         if role(c) == "worker":
             _replace_worker(state, c)
     events.append(Event(kind="loss", text=f"{c.side} loses {n} unit{'s' if n > 1 else ''} of {name} in {where} ({why})", hexes=(where,)))
     if state.advanced:
-        for _ in range(n):
+        for i in range(n):
+            if fed and i == 0:
+                state.chits[fed].bodies += 1
+                events.append(Event(kind="chit", text=f"The dead Worker counts into chit {fed}, now {state.chits[fed].value} (rule 6.081)", hexes=(where,)))
+                continue
             add_body(state, where, dice, events)
 
 

@@ -88,13 +88,19 @@ def roll(state: State, i: int, seat: str, dice: Dice, events: list[Event]) -> No
         cb.result = "none"
         return
     enemy = enemy_of(state, seat)
-    lookup_label = cb.odds
-    die = dice.roll(6, f"combat on {', '.join(sorted({c.hex for c in dfn}))} at {lookup_label}")
     table = crt()
     lookup = odds(table, cb.attack, cb.defence)
-    res = crt_result(table, lookup, die)
-    cb.die, cb.result = die, res
-    events.append(Event(kind="combat", text=f"{seat} rolls {die} at {cb.odds}: {res} ({table.results.get(res, res)})", hexes=tuple(sorted({c.hex for c in att + dfn}))))
+    spots = tuple(sorted({c.hex for c in att + dfn}))
+    if lookup.column is None:
+        # RULINGS Chitin 12: a result that needs no die (5-1 and better, 1-5 to 1-4) rolls none
+        res = crt_result(table, lookup, 1)
+        cb.die, cb.result = 0, res
+        events.append(Event(kind="combat", text=f"{cb.attack} to {cb.defence}: {res} without a roll ({table.results.get(res, res)})", hexes=spots))
+    else:
+        die = dice.roll(6, f"combat on {', '.join(sorted({c.hex for c in dfn}))} at {cb.odds}")
+        res = crt_result(table, lookup, die)
+        cb.die, cb.result = die, res
+        events.append(Event(kind="combat", text=f"{seat} rolls {die} at {cb.odds}: {res} ({table.results.get(res, res)})", hexes=spots))
     loser_ids, loser, winner = (cb.attackers, seat, enemy) if res.startswith("A") else (cb.defenders, enemy, seat)
     losing = alive(state, loser_ids)
     before = sorted({c.hex for c in losing if is_ground(c)})

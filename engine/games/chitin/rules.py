@@ -12,7 +12,7 @@ from engine.core.protocol import Action, Event, GameConfig, GameRules, Outcome, 
 from engine.core.state import clone as deep_clone
 from engine.games.chitin import dicecombat, explain, flow, movement, results, verbs
 from engine.games.chitin import edit as editing
-from engine.games.chitin.board import DIRS, Index
+from engine.games.chitin.board import DIRS, Index, geo
 from engine.games.chitin.combat import attack_choices, battles, preview, unmet
 from engine.games.chitin.data import scenarios
 from engine.games.chitin.flow import SEATS
@@ -38,6 +38,11 @@ def _act(verb: str, **args: str | int) -> Action:
             _ACTIONS.clear()
         a = _ACTIONS[key] = Action.model_construct(verb=verb, args=args)
     return a
+
+
+def _without_dir(action: Action) -> Action:
+    """The order without its facing: a /move dir:S is the /move, then the /face (6.06)."""
+    return Action(verb=action.verb, args={k: v for k, v in action.args.items() if k != "dir"})
 
 
 def clone(state: State) -> State:
@@ -92,13 +97,14 @@ class Chitin(GameRules):
         if s == "forces":
             sc = flow.scenario(state)
             out = []
-            # The points counter goes only to the chooser (view.private, events to that seat): prompts may be shown.
-            text = f"Choose your army in secret: up to {sc.points} combat strength points"
-            if sc.plunge_limit:
-                text += f", no more than {sc.plunge_limit} in Plunge units"
-            text += "; /pick and /drop counters, /ready to commit"
+            # Secret prompts go only to their seat (others see "a private choice"), so each says its points left.
             for seat in SEATS:
                 if seat not in state.ready:
+                    used, _ = flow.army_points(state.picks[seat])
+                    text = f"Choose your army in secret: exactly {sc.points} combat strength points"
+                    if sc.plunge_limit:
+                        text += f", no more than {sc.plunge_limit} in Plunge units"
+                    text += f"; {sc.points - used} points left. /pick and /drop counters, /ready to commit when none are left"
                     out.append(Prompt(seat=seat, verbs=("pick", "drop", "ready"), text=text, rule=sc.rule, secret=True, group="forces"))
             return out
         if s == "order":
@@ -108,8 +114,8 @@ class Chitin(GameRules):
             return [Prompt(seat=low, verbs=("choose",), text=f"{state.high} moves first: choose your end of the map", rule="3.02")]
         if s == "move":
             # charge and fly stay listed in the basic game so that trying them explains rule 8.0
-            verbs = ("move", "charge", "fly", "overrun", "face", "done")
-            return [Prompt(seat=state.active, verbs=verbs, text="Move your units, one counter or stack at a time; /done when finished", rule="6.0")]
+            verbs = ("move", "charge", "fly", "split", "overrun", "face", "done")
+            return [Prompt(seat=state.active, verbs=verbs, text="Move your units, one counter or stack at a time (a dir: on /move faces it in the same order); /done when finished", rule="6.0")]
         if s == "face":
             return [Prompt(seat=state.active, verbs=("face",), text=f"Face the stack in {state.face_hex}", rule="6.06")]
         if s == "attack":
@@ -161,7 +167,9 @@ class Chitin(GameRules):
         if s == "forces":
             out = [_act("pick", kind=k) for k in flow.pick_kinds(state) if not flow.pick_problem(state, seat, k)]
             out += [_act("drop", kind=k) for k in sorted(set(state.picks[seat]))]
-            return out + [_act("ready")]
+            if not flow.ready_problem(state, seat):
+                out.append(_act("ready"))
+            return out
         if s == "order":
             return [_act("choose", pick=p) for p in ("first", "north", "south")]
         if s == "order2":
@@ -183,12 +191,45 @@ class Chitin(GameRules):
         out = [_act(v, stack=gid, to=d) for v, gid, d in movement.ground_moves(state, idx, seat)]
         if state.advanced:
             for c in sorted(state.mine(seat), key=movement.natural):
-                if c.type == "PL" and not c.moved and c.where in ("map", "reserve"):
-                    out += [_act("fly", unit=c.id, to=d) for d in movement.air_reach(state, seat, c)]
+                if c.type == "PL" and c.where in ("map", "reserve"):
+                    out += [_act("fly", unit=c.id, to=d) for d in movement.air_reach(state, seat, c, idx)]
+            out += [_act("split", unit=c.id) for c in movement.splittable(state, seat)]
         out += [_act("overrun", stack=a, on=b) for a, b in movement.overruns(state, idx, seat)]
-        for h in movement.turn_in_place_hexes(idx, seat):
-            out += [_act("face", stack=h, dir=d) for d in DIRS]
+        for h, now in movement.turn_in_place_hexes(idx, seat):
+            out += [_act("face", stack=h, dir=d) for i, d in enumerate(DIRS) if i != now]
         return out + [_act("done")]
+
+    def is_legal(self, state: BaseModel, seat: str, action: Action) -> bool:
+        """As listed; a /move or /charge may also name the facing it ends with (6.06)."""
+        assert isinstance(state, State)
+        if action.verb in ("move", "charge") and "dir" in action.args:
+            return self._facing_problem(state, seat, action) == "" and super().is_legal(state, seat, _without_dir(action))
+        return super().is_legal(state, seat, action)
+
+    def _facing_problem(self, state: State, seat: str, action: Action) -> str:
+        d = str(action.args.get("dir", ""))
+        if d not in DIRS:
+            if d.strip().upper() in DIRS:
+                fixed = Action(verb=action.verb, args={**action.args, "dir": d.strip().upper()})
+                return f"Write it as {fixed.text()} (names are written as the list offers them)"
+            return "Facing is one of N, NE, SE, S, SW, NW (rule 6.06)"
+        to = str(action.args.get("to", ""))
+        if to == "off":
+            return "A unit leaving the map takes no facing: leave dir: out (rule 6.07)"
+        if action.verb == "charge" and to in geo().hex_of:
+            trial = clone(state)
+            for i in str(action.args.get("stack", "")).split("+"):
+                if i in trial.counters:
+                    trial.counters[i].hex, trial.counters[i].where = to, "map"
+            if DIRS.index(d) not in movement.facing_choices(trial, Index(trial), seat, to, True):
+                return f"A charging stack must face an enemy it will attack; facing {d} from {to} it faces none (rule 8.021)"
+        return ""
+
+    def choices(self, state: BaseModel, seat: str, verb: str, arg: str, given: dict[str, str]) -> list[str]:
+        """Autocomplete; a move's or charge's facing may be any of the six (6.06)."""
+        if verb in ("move", "charge") and arg == "dir":
+            return list(DIRS)
+        return super().choices(state, seat, verb, arg, given)
 
     def _task_actions(self, state: State) -> list[Action]:
         t = state.queue[0]
@@ -240,16 +281,16 @@ class Chitin(GameRules):
     def _do_move(self, state: State, seat: str, a: Action, dice: Dice, events: list[Event]) -> None:
         args = {k: str(v) for k, v in a.args.items()}
         if a.verb in ("move", "charge"):
-            movement.do_move(state, seat, args["stack"], args["to"], a.verb == "charge", events)
+            facing = DIRS.index(args["dir"]) if args.get("dir") else None
+            movement.do_move(state, seat, args["stack"], args["to"], a.verb == "charge", events, facing)
         elif a.verb == "fly":
             movement.do_fly(state, seat, state.counters[args["unit"]], args["to"], events)
+        elif a.verb == "split":
+            movement.split(state, seat, state.counters[args["unit"]], events)
         elif a.verb == "overrun":
             movement.overrun(state, seat, args["stack"], args["on"], dice, events)
         elif a.verb == "face":
-            movement.face(state, seat, args["stack"], DIRS.index(args["dir"]), events)
-            for c in state.mine(seat):
-                if c.where == "map" and c.hex == args["stack"] and not c.moved:
-                    c.moved, c.mp = True, 0
+            movement.turn_in_place(state, seat, args["stack"], DIRS.index(args["dir"]), events)  # 6.06: free
         else:
             flow.end_movement(state, seat, dice, events)
 
@@ -305,6 +346,13 @@ class Chitin(GameRules):
         """Why an action is refused, naming the unit, the hex and the rule."""
         assert isinstance(state, State)
         prompt = self.prompt_for(state, seat, action.verb)
+        if action.verb in ("move", "charge") and "dir" in action.args:
+            base = _without_dir(action)
+            if super().is_legal(state, seat, base):
+                return self._facing_problem(state, seat, action)
+            if str(action.args["dir"]).strip().upper() not in DIRS:
+                return "Facing is one of N, NE, SE, S, SW, NW (rule 6.06)"
+            action = base
         return explain.why(state, seat, action, self.legal_actions(state, seat), prompt.rule if prompt else "")
 
     def view(self, state: BaseModel, viewer: str | None) -> View:

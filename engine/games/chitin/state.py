@@ -26,6 +26,9 @@ class Counter(BaseModel):
     mp: int = 0
     """Movement points (megahexes for air) left this phase."""
     moved: bool = False
+    """Its move is over for this phase (a Worker that picked up a chit goes on, 6.081)."""
+    turned: bool = False
+    """It turned in place this phase (6.06): free, but once is enough."""
     charging: bool = False
     entered: bool = False
     """An air unit that entered its megahex this turn (8.014)."""
@@ -43,7 +46,8 @@ class Chit(BaseModel):
     bodies: int = 0
     original: bool = True
     hex: str = ""
-    carrier: str = ""
+    carriers: list[str] = Field(default_factory=list)
+    """The Workers carrying it; several may carry one chit together (6.081, RULINGS Chitin 7)."""
     off_by: str = ""
     """The seat whose Worker carried it off its own end."""
 
@@ -110,6 +114,8 @@ class State(BaseModel):
     ready: list[str] = Field(default_factory=list)
     rolls: dict[str, int] = Field(default_factory=dict)
     high: str = ""
+    overrun_by: dict[str, list[str]] = Field(default_factory=dict)
+    """7.07: hex overrun this movement phase -> the counters that took part (they pass it at 2 + ...)."""
     face_hex: str = ""
     face_charge: bool = False
     plan: list[Pair] = Field(default_factory=list)

@@ -22,7 +22,7 @@ def build(state: State, viewer: str | None) -> View:
         for c in state.counters.values() if c.where == "map"
     )
     markers = tuple(
-        MarkerView(hex=chit_hex(state, ch), kind="chit-carried" if ch.carrier else "chit", text=f"{ch.letter} {ch.value}")
+        MarkerView(hex=chit_hex(state, ch), kind="chit-carried" if ch.carriers else "chit", text=f"{ch.letter} {ch.value}")
         for ch in state.chits.values() if chit_hex(state, ch)
     )
     arrows = [ArrowView(src=a, dst=b, label=_result(cb)) for cb in state.combats for a, b in cb.arrows]
@@ -32,17 +32,27 @@ def build(state: State, viewer: str | None) -> View:
     highlights += [HighlightView(hex=h, kind="loss") for h in dict.fromkeys(state.last_losses + state.loss_hexes)]
     highlights += [HighlightView(hex=d, kind="combat") for cb in state.combats for d in sorted({b for _, b in cb.arrows})]
     return View(
-        game="chitin", map="chitin", title=f"Chitin: I - {flow.scenario(state).title}", turn=state.turn,
-        phase=PHASES.get(state.step, state.step), active=state.active, sides=dict(COLOURS), counters=counters, markers=markers,
+        game="chitin", map="chitin", title=f"Chitin: I - {flow.scenario(state).title}", turn=flow.game_turn(state),
+        phase=_phase(state), active=state.active, sides=dict(COLOURS), counters=counters, markers=markers,
         arrows=tuple(arrows), highlights=tuple(highlights), boxes=_boxes(state),
         caption=_caption(state), private=_private(state, viewer),
     )
+
+
+def _phase(state: State) -> str:
+    """The phase, and whose player-turn it is: a game turn is both players' turns (5.00)."""
+    phase = PHASES.get(state.step, state.step)
+    if state.active and state.step in ("move", "face", "attack", "combat"):
+        return f"{state.active}'s player-turn, {phase}"
+    return phase
 
 
 def _result(cb: Combat) -> str:
     """An attack's label: its odds, then the die and the result once rolled."""
     if cb.die:
         return f"{cb.odds}, rolled {cb.die}: {cb.result}"
+    if cb.result and cb.result == cb.odds:
+        return f"{cb.result}, no roll needed"  # RULINGS Chitin 12: an automatic result
     return f"{cb.odds}: {cb.result}" if cb.result and cb.result != "none" else cb.odds
 
 
@@ -67,7 +77,7 @@ def _caption(state: State) -> tuple[str, ...]:
     if state.step == "forces":
         lines.append("Both players are choosing their armies in secret: " + ", ".join(f"{s} {'ready' if s in state.ready else 'choosing'}" for s in flow.SEATS))
     if state.ends.get("Red"):
-        lines.append(", ".join(f"{s}: {state.ends[s]} end" for s in flow.SEATS) + f"; turn {state.turn}, {state.active} to play ({state.step})")
+        lines.append(", ".join(f"{s}: {state.ends[s]} end" for s in flow.SEATS) + f"; {flow.turn_text(state)} ({state.step})")
     if state.advanced:
         lines.append("Victory points: " + ", ".join(f"{s} {points(state, s)} (lost {state.lost.get(s, 0)} units)" for s in flow.SEATS))
     else:
