@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 Where = Literal["reserve", "map", "exited", "dead"]
 
@@ -50,6 +50,16 @@ class Chit(BaseModel):
     """The Workers carrying it; several may carry one chit together (6.081, RULINGS Chitin 7)."""
     off_by: str = ""
     """The seat whose Worker carried it off its own end."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_carrier(cls, data: object) -> object:
+        """A position saved before several Workers could carry a chit had one ``carrier``."""
+        if isinstance(data, dict) and "carrier" in data:
+            data = dict(data)
+            old = data.pop("carrier")
+            data.setdefault("carriers", [old] if old else [])
+        return data
 
     @property
     def value(self) -> int:
