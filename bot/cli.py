@@ -21,7 +21,9 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--out", type=Path, help="where to write boards and files")
     c.add_argument("--db", type=Path, help="database file (a script uses a fresh one by default)")
     c.add_argument("--seed", help="derive every game's dice seed from this (reproducible runs)")
-    sub.add_parser("discord", help="run the bot on Discord")
+    dc = sub.add_parser("discord", help="run the bot on Discord")
+    dc.add_argument("--sync", action="store_true",
+                    help="sync the slash commands with Discord even if they did not change since the last sync")
     d = sub.add_parser("db", help="database tools")
     dsub = d.add_subparsers(dest="dbcmd", required=True)
     b = dsub.add_parser("backup", help="a consistent copy while the bot runs")
@@ -68,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         from bot.discord_app import run_discord
 
-        return run_discord(settings)
+        return run_discord(settings, force_sync=getattr(args, "sync", False))
     from bot.console import interactive
 
     print("No Discord token configured: starting the local console. "
