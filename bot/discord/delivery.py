@@ -240,6 +240,13 @@ class Delivery:
     def _waiting(self, place: str) -> bool:
         return any(where(r) == place for r in self._pending.values())
 
+    def _next_due(self) -> dict[str, float]:
+        """When each place's oldest queued reply is due (the others of that place wait behind it)."""
+        out: dict[str, float] = {}
+        for oid in sorted(self._pending):
+            out.setdefault(where(self._pending[oid]), self._due[oid])
+        return out
+
     def pending(self) -> list[Reply]:
         """The replies waiting for a re-post, oldest first."""
         return [self._pending[oid] for oid in sorted(self._pending)]
@@ -329,7 +336,7 @@ class Delivery:
         next_sweep = loop.time() + self.sweep_seconds
         while True:
             now = loop.time()
-            wait = min([next_sweep - now, *(self._due[oid] - now for oid in self._pending)])
+            wait = min([next_sweep - now, *(due - now for due in self._next_due().values())])
             if self._unmarked:
                 wait = min(wait, self.retry_first)
             try:

@@ -211,11 +211,12 @@ class FakeDiscord:
         return self.fail("POST", r"/channels/\d+/threads", status=400, code=160006,
                          message="Maximum number of active threads reached", times=times)
 
-    async def archive(self, thread: str | int) -> None:
-        """A thread archives itself (inactivity): edits in it are refused with 50083 until it is unarchived."""
+    async def archive(self, thread: str | int, *, announce: bool = True) -> None:
+        """A thread archives itself (inactivity): edits in it are refused with 50083 until it is unarchived;
+        ``announce`` sends the bot THREAD_UPDATE as Discord does."""
         ch = self.channels[str(thread)]
         ch["thread_metadata"] = dict(ch["thread_metadata"], archived=True)
-        if self.ws is not None and not self.ws.closed:
+        if announce and self.ws is not None and not self.ws.closed:
             await self.dispatch("THREAD_UPDATE", ch)
 
     def archived(self, cid: str) -> bool:
@@ -289,7 +290,8 @@ class FakeDiscord:
             raise ConnectionResetError("dropped by the fake")
         if fault is not None and fault.retry_after is not None:
             return _json({"message": fault.message, "retry_after": fault.retry_after, "global": False}, 429,
-                         headers={"Retry-After": str(fault.retry_after), "X-RateLimit-Scope": "user"})
+                         headers={"Retry-After": str(fault.retry_after), "X-RateLimit-Scope": "user",
+                                  "Via": "1.1 google"})
         if fault is not None:
             return _json({"message": fault.message, "code": fault.code}, fault.status)
         if self.strict and request.method in ("POST", "PATCH") and parts[0] in ("channels", "webhooks", "interactions"):
