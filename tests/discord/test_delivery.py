@@ -236,3 +236,23 @@ async def test_a_failed_sync_is_logged_and_retried_and_the_bot_runs_on(fake, sto
                                                         {"game": "toy", "opponent": ("user", BOB)}, sub="new"))
     finally:
         await running.stop()
+
+
+async def test_the_strict_fake_refuses_what_discord_refuses(fake, quick):
+    """The fake's strict mode, which every Discord test runs under: over-long messages and a second
+    answer to one interaction are refused as Discord refuses them."""
+    import discord
+
+    http = quick.client.http
+    with pytest.raises(discord.HTTPException) as info:
+        await http.send_message(P.CHANNEL_ID, params=discord.http.handle_message_parameters(content="x" * 2001))
+    assert info.value.code == 50035
+    t = Table(fake, quick.client)
+    payload = P.slash(t.members["alice"].payload(), t.channel(P.CHANNEL_ID), "game", sub="list")
+    await fake.interact(payload, quick.client)
+    with pytest.raises(discord.HTTPException) as info:
+        await http.request(discord.http.Route("POST", "/interactions/{id}/{token}/callback", id=payload["id"],
+                                              token=payload["token"]), json={"type": 5})
+    assert info.value.code == 40060
+    assert len(fake.violations) == 2
+    fake.violations.clear()
