@@ -20,6 +20,7 @@ import asyncio
 import hashlib
 import io
 import logging
+import secrets
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -75,11 +76,12 @@ def refused_for_good(exc: BaseException) -> bool:
     return False
 
 
-def nonce_of(r: Reply, part: int, text: str) -> str | None:
+def nonce_of(r: Reply, part: int, text: str) -> str:
     """Discord's message nonce for one part of a queued reply: the same for every re-post of it, so
-    Discord returns the message already made when only its answer was lost (at most 25 characters)."""
+    Discord returns the message already made when only its answer was lost (at most 25 characters).
+    A reply outside the outbox is never re-posted: a random nonce, as discord.py would choose."""
     if r.outbox_id is None:
-        return None
+        return str(secrets.randbits(64))
     return hashlib.sha256(f"{r.outbox_id}:{part}:{text}".encode()).hexdigest()[:25]
 
 
