@@ -180,6 +180,11 @@ class HexhiveClient(discord.Client):
         self._clock_task = asyncio.create_task(self._clock_loop(), name="hexhive-clocks")
         self._started.set()
 
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """Note archived threads: edits there are refused until the thread is unarchived."""
+        meta = payload.data.get("thread_metadata") or {}
+        self.hive.delivery.note_archived(payload.thread_id, bool(meta.get("archived")))
+
     async def started(self) -> None:
         """Wait until start-up (re-posting and clocks) is complete."""
         await self._started.wait()

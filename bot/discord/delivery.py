@@ -125,6 +125,8 @@ class Delivery:
         self._unmarked: set[int] = set()
         """Posted, but the store could not be told yet."""
         self._swept: set[int] = set()
+        self.archived: set[int] = set()
+        """Threads known to be archived: unarchived before their status message is edited."""
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -416,7 +418,7 @@ class Delivery:
         """The line saying a file could not be attached; the moderators are told once which permission is missing."""
         what = "board" if r.board else "replay" if r.animation else "file"
         reason = f"(The {what} could not be attached: I am missing the **Attach Files** permission here.)"
-        place = self._game_place(r) or (r.place if r.place.isdigit() else None)
+        place = r.place if r.to == "channel" and r.place.isdigit() else self._game_place(r)
         if place is None:
             return "\n" + reason
         key = MISSING_KEY.format(place=place)
@@ -543,8 +545,7 @@ class Delivery:
 
     async def _edit_status(self, channel_id: int, message_id: int, text: str) -> None:
         """Edit a status message; an archived thread is unarchived first (Discord refuses edits in it, 50083)."""
-        cached = self.client.get_channel(channel_id)
-        if isinstance(cached, discord.Thread) and cached.archived and not cached.locked:
+        if channel_id in self.archived:
             await self._unarchive(channel_id)
         message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
@@ -555,10 +556,18 @@ class Delivery:
             await self._unarchive(channel_id)
             await message.edit(content=text)
 
+    def note_archived(self, thread_id: int, archived: bool) -> None:
+        """The gateway said a thread was archived or unarchived (discord.py drops archived threads from its cache)."""
+        if archived:
+            self.archived.add(thread_id)
+        else:
+            self.archived.discard(thread_id)
+
     async def _unarchive(self, channel_id: int) -> None:
         thread = self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)
         if isinstance(thread, discord.Thread):
             await thread.edit(archived=False)
+        self.archived.discard(channel_id)
 
     async def _place_of(self, gid: int) -> str | None:
         g = self.core.live.get(gid)

@@ -75,7 +75,10 @@ class Hive:
                 if not any(r.outbox_id is not None for r in replies):
                     raise
                 # Committed: what was not posted is re-posted, and the member hears that, not "nothing changed".
-                await self.delivery.adopt(replies)
+                try:
+                    await self.delivery.adopt(replies)
+                except Exception:
+                    log.exception("could not queue the unposted replies of /%s; the next sweep will", name)
                 raise AfterCommit(f"/{name} committed, then failed") from exc
             return replies
 

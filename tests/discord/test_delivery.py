@@ -158,7 +158,8 @@ async def test_the_status_message_is_recreated_when_deleted(fake, quick):
     assert fake.messages[new["message"]]["content"] == new["text"]
 
 
-async def test_an_edit_in_an_archived_thread_unarchives_it_first(fake, quick):
+@pytest.mark.parametrize("announce", [False, True], ids=["50083", "known archived"])
+async def test_an_edit_in_an_archived_thread_unarchives_it_first(fake, quick, announce):
     t = Table(fake, quick.client)
     core = quick.client.core
     msg = await invite(t)
@@ -167,8 +168,14 @@ async def test_an_edit_in_an_archived_thread_unarchives_it_first(fake, quick):
     rec = await core.store.place_settings("discord:status:1")
     async with core.store.transaction():
         await core.store.set_place_settings("discord:status:1", rec | {"text": "an older status"})
-    await fake.archive(thread, announce=False)  # the bot's cache does not know: Discord answers 50083
+    # Unannounced, the bot's cache does not know: Discord answers the edit with 50083.
+    await fake.archive(thread, announce=announce)
+    for _ in range(20):
+        await asyncio.sleep(0)
+    before = len(fake.requests)
     await quick.client.hive.delivery.status(1)
+    edits = [r for r in fake.requests[before:] if r.method == "PATCH"]
+    assert (edits[0].path == f"/channels/{thread}") == announce  # known: unarchived before the first edit
     assert not fake.archived(thread)
     assert fake.messages[rec["message"]]["content"] == rec["text"]
     assert (await core.store.place_settings("discord:status:1"))["message"] == rec["message"]

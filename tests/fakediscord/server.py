@@ -369,7 +369,9 @@ class FakeDiscord:
         if nonce and body.get("enforce_nonce") and (cid, str(nonce)) in self._nonces:
             return _json(self._nonces[(cid, str(nonce))])  # Discord: the same nonce returns the first message
         if self.archived(cid):  # a post in an archived (not locked) thread unarchives it, as on Discord
-            self.channels[cid]["thread_metadata"]["archived"] = False
+            self.channels[cid]["thread_metadata"] = dict(self.channels[cid]["thread_metadata"], archived=False)
+            if self.ws is not None and not self.ws.closed:
+                await self.dispatch("THREAD_UPDATE", self.channels[cid])
         msg = self._store(cid, body, files)
         if nonce and body.get("enforce_nonce"):
             self._nonces[(cid, str(nonce))] = msg
@@ -404,6 +406,8 @@ class FakeDiscord:
             return _json({"message": "Unknown Channel", "code": 10003}, 404)
         if "archived" in (body or {}) and "thread_metadata" in ch:
             ch["thread_metadata"] = dict(ch["thread_metadata"], archived=bool(body["archived"]))
+            if self.ws is not None and not self.ws.closed:
+                await self.dispatch("THREAD_UPDATE", ch)
         if "name" in (body or {}):
             ch["name"] = body["name"]
         return _json(ch)
