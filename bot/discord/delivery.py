@@ -24,6 +24,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from bot.boards import render_board_png, render_replay_gif
@@ -64,6 +65,10 @@ def chunks(text: str, size: int = MAX_TEXT) -> list[str]:
         text = text[cut:].lstrip("\n")
     out.append(text)
     return out
+
+
+EXPECTED = (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError)
+"""Failures of a bad day on Discord or the network: logged in one line, without a traceback."""
 
 
 def refused_for_good(exc: BaseException) -> bool:
@@ -193,7 +198,7 @@ class Delivery:
             log.warning("a %s reply could not be delivered (%s) and cannot be retried", r.to, type(exc).__name__)
             return False
         log.warning("a %s reply was not taken by Discord (%s, HTTP %s); it will be re-posted", r.to,
-                    type(exc).__name__, status, exc_info=not isinstance(exc, discord.HTTPException | OSError))
+                    type(exc).__name__, status, exc_info=not isinstance(exc, EXPECTED))
         self._queue(r)
         return False
 
