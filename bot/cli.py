@@ -4,12 +4,44 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import sys
 import tempfile
 from pathlib import Path
 
 from bot.settings import Settings, SettingsError, load_settings
+
+HEALTH_MAX_AGE = 300.0
+"""The bot writes a heartbeat every minute while connected; five minutes without one is unhealthy."""
+
+
+def health(database: Path, max_age: float = HEALTH_MAX_AGE) -> int:
+    """0 when the bot's last heartbeat in ``database`` is at most ``max_age`` seconds old, else 1 with one line.
+
+    Read-only, so it can run beside the bot (a container's HEALTHCHECK, a monitoring probe)."""
+    import json
+    import sqlite3
+    from datetime import UTC, datetime
+
+    from bot.clocks import HEARTBEAT_KEY
+
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=5)) as db:
+            row = db.execute("SELECT settings FROM place_settings WHERE place = ?", (HEARTBEAT_KEY,)).fetchone()
+    except sqlite3.Error as exc:
+        print(f"hexhive: unhealthy: cannot read {database}: {exc}", file=sys.stderr)
+        return 1
+    at = json.loads(row[0]).get("at") if row else None
+    if not at:
+        print("hexhive: unhealthy: no heartbeat yet (the bot has not connected)", file=sys.stderr)
+        return 1
+    age = (datetime.now(UTC) - datetime.fromisoformat(at)).total_seconds()
+    if age > max_age:
+        print(f"hexhive: unhealthy: last heartbeat {age:.0f} s ago (more than {max_age:.0f} s)", file=sys.stderr)
+        return 1
+    print(f"hexhive: healthy (last heartbeat {age:.0f} s ago)")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,12 +55,17 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--out", type=Path, help="where to write boards and files")
     c.add_argument("--db", type=Path, help="database file (a script uses a fresh one by default)")
     c.add_argument("--seed", help="derive every game's dice seed from this (reproducible runs)")
-    sub.add_parser("discord", help="run the bot on Discord")
+    dc = sub.add_parser("discord", help="run the bot on Discord")
+    dc.add_argument("--sync", action="store_true",
+                    help="sync the slash commands with Discord even if they did not change since the last sync")
     d = sub.add_parser("db", help="database tools")
     dsub = d.add_subparsers(dest="dbcmd", required=True)
     b = dsub.add_parser("backup", help="a consistent copy while the bot runs")
     b.add_argument("path", type=Path)
     dsub.add_parser("check", help="integrity check and replay of every game against its snapshots")
+    h = sub.add_parser("health", help="exit 0 when the running bot wrote its heartbeat recently (for a health check)")
+    h.add_argument("--max-age", type=float, default=HEALTH_MAX_AGE,
+                   help=f"seconds the last heartbeat may be old (default {HEALTH_MAX_AGE:.0f})")
     r = sub.add_parser("replay", help="re-run a game record through the engine and write its boards")
     r.add_argument("record", type=Path)
     r.add_argument("--out", type=Path, default=Path("out"))
@@ -55,6 +92,8 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
             if db is not None and db.is_file() and db.stat().st_size == 0:
                 db.unlink()  # an empty file, explicitly to be made a new database
 
+    if args.cmd == "health":
+        return health(settings.database, args.max_age)
     if args.cmd == "replay":
         from bot.replay_tool import replay_record
 
@@ -84,7 +123,7 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
             return 2
         from bot.discord_app import run_discord
 
-        return run_discord(settings)
+        return run_discord(settings, force_sync=getattr(args, "sync", False))
     from bot.console import interactive
 
     print("No Discord token configured: starting the local console. "

@@ -16,13 +16,16 @@ from bot.store import Store
 log = logging.getLogger("hexhive.discord")
 
 
-def run_discord(settings: Settings) -> int:
-    """Run the bot on Discord; the exit status is 0 after a clean shutdown."""
-    return asyncio.run(serve(settings))
+def run_discord(settings: Settings, *, force_sync: bool = False) -> int:
+    """Run the bot on Discord; the exit status is 0 after a clean shutdown, 2 when the token or the
+    configuration is refused (a service manager should not restart it in a loop)."""
+    return asyncio.run(serve(settings, force_sync=force_sync))
 
 
-async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
-    """Open the store, connect, and serve until ``stop`` is set or a termination signal arrives."""
+async def serve(settings: Settings, stop: asyncio.Event | None = None, *, force_sync: bool = False) -> int:
+    """Open the store, connect, and serve until ``stop`` is set or a termination signal arrives.
+
+    The commands are synced only when they changed since the last sync, or with ``force_sync``."""
     from bot.discord.client import HexhiveClient
 
     if settings.discord_token is None:
@@ -35,7 +38,8 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> int:
             loop.add_signal_handler(sig, stop.set)
     store = await Store.open(settings.database)
     try:
-        client = HexhiveClient(Core(store, limits=settings.limits()), dev_guild_id=settings.dev_guild_id)
+        client = HexhiveClient(Core(store, limits=settings.limits()), dev_guild_id=settings.dev_guild_id,
+                               force_sync=force_sync)
         return await _run_until(client, settings.discord_token.get_secret_value(), stop)
     finally:
         for sig in (signal.SIGTERM, signal.SIGINT):

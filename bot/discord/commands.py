@@ -54,7 +54,7 @@ def build_game() -> app_commands.Group:
                   scenario: str | None = None, seat: str | None = None, clock: str | None = None,
                   on_timeout: Literal["nothing", "default", "forfeit"] | None = None,
                   options: str | None = None, seed: str | None = None) -> None:
-        if await refuse_outside_servers(interaction):
+        if await refuse_outside_servers(interaction) or await refuse_unfit_channel(interaction):
             return
         hive_of(interaction).remember(opponent)
         args = args_of(game=game, opponent=opponent, opponent_name=opponent.display_name, scenario=scenario,
@@ -118,7 +118,7 @@ def resolver(name: str, description: str) -> app_commands.Command:
                 Option("options", "more options as name:value words")]
 
     async def handler(interaction: discord.Interaction, args: dict[str, str]) -> None:
-        if await refuse_outside_servers(interaction):
+        if await refuse_outside_servers(interaction) or await refuse_unfit_channel(interaction):
             return
         extra = extra_options(args.pop("options", None))
         opponent = getattr(interaction.namespace, "opponent", None)
@@ -218,6 +218,51 @@ async def refuse_outside_servers(interaction: discord.Interaction) -> bool:
     await hive_of(interaction).delivery.respond(
         interaction, content="Sorry, games start in a server channel (each game gets its own thread there), "
         "not in direct messages.")
+    return True
+
+
+GAME_PERMISSIONS = {
+    "view_channel": "View Channel", "send_messages": "Send Messages",
+    "send_messages_in_threads": "Send Messages in Threads", "create_public_threads": "Create Public Threads",
+    "attach_files": "Attach Files", "embed_links": "Embed Links",
+}
+"""What the bot needs in a channel to open a game's thread there and play in it (docs/discord-setup.md)."""
+UNFIT_CHANNELS = {
+    discord.ChannelType.news: "an announcement channel",
+    discord.ChannelType.news_thread: "an announcement channel's thread",
+    discord.ChannelType.private_thread: "a private thread (each game gets its own public thread)",
+    discord.ChannelType.voice: "a voice channel's chat",
+    discord.ChannelType.stage_voice: "a stage channel's chat",
+    discord.ChannelType.forum: "a forum",
+    discord.ChannelType.media: "a media channel",
+}
+
+
+def unfit_channel(interaction: discord.Interaction) -> str | None:
+    """Why no game can start where this interaction came from, in one line; None when one can."""
+    kind = getattr(interaction.channel, "type", None)
+    if isinstance(kind, discord.ChannelType) and kind in UNFIT_CHANNELS:
+        return (f"Sorry, games cannot start in {UNFIT_CHANNELS[kind]}: start it in a text channel "
+                "(or a public thread of one), where the game gets its own thread.")
+    parent = getattr(interaction.channel, "parent", None)
+    if kind is discord.ChannelType.public_thread and isinstance(parent, discord.ForumChannel):
+        return ("Sorry, games cannot start in a forum post: start it in a text channel, where the game gets "
+                "its own thread.")
+    perms = interaction.app_permissions
+    missing = [label for name, label in GAME_PERMISSIONS.items() if not getattr(perms, name)]
+    if missing:
+        return (f"Sorry, I cannot start a game here: I am missing the {', '.join(missing)} permission"
+                f"{'s' if len(missing) > 1 else ''} in this channel; a server manager can grant "
+                f"{'them' if len(missing) > 1 else 'it'} (docs/discord-setup.md).")
+    return None
+
+
+async def refuse_unfit_channel(interaction: discord.Interaction) -> bool:
+    """Before a game is created: refuse, in one private line, where the bot could not open or play its thread."""
+    reason = unfit_channel(interaction)
+    if reason is None:
+        return False
+    await hive_of(interaction).delivery.respond(interaction, content=reason)
     return True
 
 

@@ -3,17 +3,28 @@
 Only the users a reply names in ``mentions`` can be pinged; never everyone, here or a role.
 A DM that Discord refuses (the member closed their DMs) becomes, for a private decision,
 a 'Choose privately' button in the game's thread that opens the panel ephemerally.
-Delivered replies are marked posted in the store so a restart never posts them twice.
+
+Delivery heals itself. Each reply is posted on its own and marked posted in the store as soon
+as Discord took it, so a failure of one never marks another. A reply Discord did not take
+(a 5xx, a dropped connection, a timeout, any exception) waits in a queue that a background
+task re-posts with exponential backoff, oldest first and in order for each channel, without
+waiting for a restart; Discord's message nonce (derived from the outbox row) makes a re-post
+of a message whose answer was lost return the first message instead of a second one. A reply
+refused for good (403, 404, 400) is marked so it is not retried; a post refused for lack of
+Attach Files is posted once more without its file, with a line saying why.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import logging
+import secrets
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from bot.boards import render_board_png, render_replay_gif
@@ -28,6 +39,12 @@ log = logging.getLogger("hexhive.discord.delivery")
 
 MAX_TEXT = 2000
 UPLOAD_LIMIT = 10 * 1024 * 1024
+RETRY_FIRST = 2.0
+"""Seconds before the first re-post of a reply Discord did not take; doubled at each failure."""
+RETRY_MAX = 600.0
+SWEEP_SECONDS = 300.0
+"""How often the store is searched for committed replies nobody is posting (seen on two sweeps running)."""
+MISSING_KEY = "discord:missing:{place}"
 Renderer = Callable[["Core", int, str | None], Awaitable[bytes | None]]
 
 
@@ -50,6 +67,34 @@ def chunks(text: str, size: int = MAX_TEXT) -> list[str]:
     return out
 
 
+EXPECTED = (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError)
+"""Failures of a bad day on Discord or the network: logged in one line, without a traceback."""
+
+
+def refused_for_good(exc: BaseException) -> bool:
+    """True when Discord refused a post in a way a re-post cannot change (403, 404, 400 ...).
+
+    A 5xx, a 429 that outlasted discord.py's own waiting, a dropped connection, a timeout
+    or any other exception may pass later: the post is retried."""
+    if isinstance(exc, discord.HTTPException) and not isinstance(exc, discord.DiscordServerError):
+        return 400 <= exc.status < 500 and exc.status not in (408, 429)
+    return False
+
+
+def nonce_of(r: Reply, part: int, text: str) -> str:
+    """Discord's message nonce for one part of a queued reply: the same for every re-post of it, so
+    Discord returns the message already made when only its answer was lost (at most 25 characters).
+    A reply outside the outbox is never re-posted: a random nonce, as discord.py would choose."""
+    if r.outbox_id is None:
+        return str(secrets.randbits(64))
+    return hashlib.sha256(f"{r.outbox_id}:{part}:{text}".encode()).hexdigest()[:25]
+
+
+def where(r: Reply) -> str:
+    """The channel or member a reply goes to: replies to one place are posted in their order."""
+    return r.place if r.to == "channel" else f"dm:{r.user}"
+
+
 def done_text(posted: list[Reply], interaction: discord.Interaction) -> str:
     """The private acknowledgement of a command whose answers were all posted elsewhere."""
     here = str(interaction.channel_id)
@@ -60,7 +105,7 @@ def done_text(posted: list[Reply], interaction: discord.Interaction) -> str:
 
 
 class Delivery:
-    """Posts replies for a client and a core; tracks each game's status message."""
+    """Posts replies for a client and a core; tracks each game's status message; re-posts what failed."""
 
     def __init__(self, client: discord.Client, core: Core, *, render: Renderer = render_board_png,
                  keeper: ClockKeeper | None = None) -> None:
@@ -68,38 +113,254 @@ class Delivery:
         self.core = core
         self.render = render
         self.keeper = keeper
+        self.retry_first = RETRY_FIRST
+        self.retry_max = RETRY_MAX
+        self.sweep_seconds = SWEEP_SECONDS
+        self.alert: Callable[[str, str], Awaitable[None]] | None = None
+        """Tells a place's moderators something (the client posts it in the server's alerts channel)."""
         self._status_lock: dict[int, asyncio.Lock] = {}
+        self._claimed: set[int] = set()
+        """Outbox rows being posted right now (by a command or by the retry task)."""
+        self._pending: dict[int, Reply] = {}
+        """Outbox rows waiting for a re-post, by id."""
+        self._due: dict[int, float] = {}
+        self._attempts: dict[int, int] = {}
+        self._parts: dict[int, int] = {}
+        """How many messages of a long reply are already posted (a re-post goes on from there)."""
+        self._unmarked: set[int] = set()
+        """Posted, but the store could not be told yet."""
+        self._swept: set[int] = set()
+        self.archived: set[int] = set()
+        """Threads known to be archived: unarchived before their status message is edited."""
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    # --- posting a command's replies ------------------------------------------------------------
 
     async def deliver(self, replies: list[Reply], interaction: discord.Interaction | None = None) -> None:
-        """Post every reply, mark the posted ones in the store, then refresh the games' status messages."""
+        """Post every reply, each marked posted as soon as Discord took it, then refresh the status messages.
+
+        A reply Discord did not take waits for the retry task; the member is told its announcement
+        will follow, never that nothing changed (the command has committed)."""
         games = sorted({r.game_id for r in replies if r.game_id is not None and r.to == "channel"})
         for gid in games:
             await self.status(gid, create_only=True)
-        done: list[Reply] = []
+        mine = {r.outbox_id for r in replies if r.outbox_id is not None} - self._claimed - self._pending.keys()
+        self._claimed |= mine
+        posted: list[Reply] = []
+        later: list[Reply] = []
+        refused: list[Reply] = []
         answered = False
-        refused = False
-        for r in replies:
-            try:
-                if r.to == "private" and interaction is not None:
-                    await self.respond(interaction, **await self._message(r))
-                    answered = True
-                else:
-                    answered = await self._post(r, interaction) or answered
-                done.append(r)
-            except discord.HTTPException as exc:
-                log.warning("could not deliver a %s reply (HTTP %s, code %s)", r.to, exc.status, exc.code)
-                if exc.status in (403, 404):
-                    done.append(r)  # refused for good: retrying at start-up would not help
-                    refused = refused or r.to == "channel"
-        await self.core.posted(done)
-        if interaction is not None and refused:
-            await self.respond(interaction, content=(
-                "Sorry, Discord would not let me post in the game's thread; a server manager should check my "
-                "permissions there (docs/discord-setup.md)."))
-        elif interaction is not None and not answered:
-            await self.respond(interaction, content=done_text(done, interaction))
+        try:
+            for r in replies:
+                oid = r.outbox_id
+                if oid is not None and oid not in mine:
+                    continue  # already being posted, or queued, elsewhere
+                if oid is not None and self._waiting(where(r)):
+                    self._queue(r, now=True)  # an earlier post here waits for its re-post: keep the order
+                    later.append(r)
+                    continue
+                try:
+                    answered = await self._deliver_one(r, interaction) or answered
+                except Exception as exc:
+                    if await self._failed(r, exc):
+                        refused.append(r)
+                    elif oid is not None:
+                        later.append(r)
+                    continue
+                posted.append(r)
+                await self._mark([r])
+        finally:
+            self._claimed -= mine
+        if interaction is not None:
+            await self._acknowledge(interaction, posted, later, refused, answered)
         for gid in games:
             await self.status(gid)
+
+    async def _deliver_one(self, r: Reply, interaction: discord.Interaction | None) -> bool:
+        """Post one reply; True when it (or its fallback) answered the interaction privately."""
+        if r.to == "private":
+            if interaction is None:
+                return False
+            await self.respond(interaction, **await self._message(r))
+            return True
+        return await self._post(r, interaction)
+
+    async def _failed(self, r: Reply, exc: BaseException) -> bool:
+        """A post failed: mark it when refused for good (True), else queue it for a re-post."""
+        status = getattr(exc, "status", None)
+        code = getattr(exc, "code", None)
+        if refused_for_good(exc):
+            log.warning("Discord refused a %s reply for good (HTTP %s, code %s); not retried", r.to, status, code)
+            await self._mark([r])
+            return True
+        if r.outbox_id is None:
+            log.warning("a %s reply could not be delivered (%s) and cannot be retried", r.to, type(exc).__name__)
+            return False
+        log.warning("a %s reply was not taken by Discord (%s, HTTP %s); it will be re-posted", r.to,
+                    type(exc).__name__, status, exc_info=not isinstance(exc, EXPECTED))
+        self._queue(r)
+        return False
+
+    async def _acknowledge(self, interaction: discord.Interaction, posted: list[Reply], later: list[Reply],
+                           refused: list[Reply], answered: bool) -> None:
+        lines = []
+        committed = any(r.outbox_id is not None for r in later + refused)
+        if later:
+            places = sorted({f"<#{r.place}>" for r in later if r.to == "channel" and r.place.isdigit()})
+            lines.append("Your command was taken and saved. Discord did not accept its announcement just now; "
+                         f"it will follow{' in ' + ', '.join(places) if places else ''} as soon as Discord "
+                         "takes it (it is retried automatically).")
+        if any(r.to == "channel" for r in refused):
+            lines.append(("Your command was taken, but " if committed and not later else "")
+                         + "Discord would not let me post in the game's thread; a server manager should check my "
+                         "permissions there (docs/discord-setup.md).")
+        if not lines and not answered:
+            lines.append(done_text(posted, interaction))
+        if lines:
+            try:
+                await self.respond(interaction, content="\n".join(lines))
+            except Exception as exc:  # the command committed and its posts are handled: only the notice is lost
+                log.warning("could not acknowledge interaction %s (%s)", interaction.id, type(exc).__name__)
+
+    async def _mark(self, replies: list[Reply]) -> None:
+        try:
+            await self.core.posted(replies)
+        except Exception:
+            log.exception("posted replies could not be marked in the store; marking again later")
+            self._unmarked |= {r.outbox_id for r in replies if r.outbox_id is not None}
+            self._wake.set()
+        for r in replies:
+            if r.outbox_id is not None:
+                self._parts.pop(r.outbox_id, None)
+
+    # --- re-posting what Discord did not take ---------------------------------------------------
+
+    def _queue(self, r: Reply, *, now: bool = False) -> None:
+        assert r.outbox_id is not None
+        oid = r.outbox_id
+        n = self._attempts.get(oid, 0)
+        delay = 0.0 if now else min(self.retry_max, self.retry_first * 2 ** n)
+        self._pending[oid] = r
+        self._due[oid] = asyncio.get_running_loop().time() + delay
+        self._attempts[oid] = n + (0 if now else 1)
+        self._wake.set()
+
+    def _waiting(self, place: str) -> bool:
+        return any(where(r) == place for r in self._pending.values())
+
+    def _next_due(self) -> dict[str, float]:
+        """When each place's oldest queued reply is due (the others of that place wait behind it)."""
+        out: dict[str, float] = {}
+        for oid in sorted(self._pending):
+            out.setdefault(where(self._pending[oid]), self._due[oid])
+        return out
+
+    def pending(self) -> list[Reply]:
+        """The replies waiting for a re-post, oldest first."""
+        return [self._pending[oid] for oid in sorted(self._pending)]
+
+    async def retry_pending(self, *, force: bool = False) -> int:
+        """One pass of re-posting, one reply at a time, oldest first: each queued reply whose time has come
+        (all with ``force``). A channel whose oldest reply fails again waits for its next turn, so its
+        replies stay in order. Returns how many were posted."""
+        if self._unmarked:
+            ids, self._unmarked = sorted(self._unmarked), set()
+            await self._mark([Reply(to="channel", text="", outbox_id=oid) for oid in ids])
+        now = asyncio.get_running_loop().time()
+        blocked: set[str] = set()
+        done = 0
+        games: set[int] = set()
+        for oid in sorted(self._pending):
+            r = self._pending.get(oid)
+            if r is None or oid in self._claimed or where(r) in blocked:
+                continue
+            if not force and self._due[oid] > now:
+                blocked.add(where(r))
+                continue
+            self._claimed.add(oid)
+            try:
+                await self._deliver_one(r, None)
+            except Exception as exc:
+                self._pending.pop(oid)
+                if not await self._failed(r, exc):
+                    blocked.add(where(r))
+                    continue
+            else:
+                self._pending.pop(oid)
+                await self._mark([r])
+                done += 1
+                log.info("re-posted a %s reply (outbox %s) after %d attempt(s)", r.to, oid, self._attempts.get(oid))
+            finally:
+                self._claimed.discard(oid)
+            if oid not in self._pending:
+                self._due.pop(oid, None)
+                self._attempts.pop(oid, None)
+            if r.game_id is not None and r.to == "channel":
+                games.add(r.game_id)
+        for gid in sorted(games):
+            await self.status(gid)
+        return done
+
+    async def sweep(self) -> int:
+        """Queue committed replies nobody is posting (a command that failed after its commit): those seen
+        unposted by two sweeps running and neither being posted nor queued. Returns how many."""
+        rows = await self.core.store.unposted()
+        found = 0
+        for oid, _gid, payload in rows:
+            if oid in self._swept and oid not in self._claimed and oid not in self._pending \
+                    and oid not in self._unmarked:
+                r = Reply.model_validate_json(payload)
+                r.outbox_id = oid
+                self._queue(r, now=True)
+                found += 1
+        self._swept = {oid for oid, _, _ in rows}
+        return found
+
+    async def adopt(self, replies: list[Reply]) -> None:
+        """Queue the still unposted replies of a command whose delivery stopped half-way."""
+        unposted = {oid for oid, _, _ in await self.core.store.unposted()}
+        for r in replies:
+            oid = r.outbox_id
+            if oid in unposted and oid not in self._claimed and oid not in self._pending:
+                self._queue(r, now=True)
+
+    def start(self) -> None:
+        """Start the background task that re-posts what Discord did not take."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name="hexhive-redelivery")
+
+    async def stop(self) -> None:
+        """Stop the re-posting task (what is still queued stays unposted in the store for the next start)."""
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+            self._task = None
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        next_sweep = loop.time() + self.sweep_seconds
+        while True:
+            now = loop.time()
+            wait = min([next_sweep - now, *(due - now for due in self._next_due().values())])
+            if self._unmarked:
+                wait = min(wait, self.retry_first)
+            try:
+                await asyncio.wait_for(self._wake.wait(), timeout=max(0.0, wait))
+            except TimeoutError:
+                pass
+            self._wake.clear()
+            try:
+                if loop.time() >= next_sweep:
+                    next_sweep = loop.time() + self.sweep_seconds
+                    await self.sweep()
+                await self.retry_pending()
+            except Exception:  # the task must outlive any one failure
+                log.exception("re-posting pass failed; trying again later")
+                await asyncio.sleep(self.retry_first)
 
     async def respond(self, interaction: discord.Interaction, **kwargs: Any) -> None:
         """An ephemeral answer to an interaction, whether or not it was deferred."""
@@ -133,12 +394,56 @@ class Delivery:
         return False
 
     async def send(self, target: discord.abc.Messageable, r: Reply) -> None:
-        """Send one reply to a channel or DM, cut into messages; files and buttons go with the last."""
+        """Send one reply to a channel or DM, cut into messages; files and buttons go with the last.
+
+        A re-post goes on after the messages already posted. A last message refused for lack of
+        Attach Files (403, code 50013) is posted once more without its files, saying why."""
         msg = await self._message(r)
         parts = chunks(msg.pop("content"))
-        for text in parts[:-1]:
-            await target.send(content=text, allowed_mentions=msg["allowed_mentions"])
-        await target.send(content=parts[-1], **{k: v for k, v in msg.items() if v is not None})
+        first = self._parts.get(r.outbox_id, 0) if r.outbox_id is not None else 0
+        for n, text in enumerate(parts[:-1]):
+            if n >= first:
+                await target.send(content=text, allowed_mentions=msg["allowed_mentions"], nonce=nonce_of(r, n, text))
+                if r.outbox_id is not None:
+                    self._parts[r.outbox_id] = n + 1
+        last = len(parts) - 1
+        kwargs = {k: v for k, v in msg.items() if v is not None}
+        try:
+            await target.send(content=parts[-1], nonce=nonce_of(r, last, parts[-1]), **kwargs)
+        except discord.Forbidden as exc:
+            if exc.code != 50013 or not kwargs.pop("files", None):
+                raise
+            note = await self._no_attach(r)
+            rest = chunks(parts[-1] + note)
+            for n, text in enumerate(rest, start=last):
+                extra = kwargs if n == last + len(rest) - 1 else {"allowed_mentions": kwargs["allowed_mentions"]}
+                await target.send(content=text, nonce=nonce_of(r, n, "no files\n" + text), **extra)
+
+    async def _no_attach(self, r: Reply) -> str:
+        """The line saying a file could not be attached; the moderators are told once which permission is missing."""
+        what = "board" if r.board else "replay" if r.animation else "file"
+        reason = f"(The {what} could not be attached: I am missing the **Attach Files** permission here.)"
+        place = r.place if r.to == "channel" and r.place.isdigit() else self._game_place(r)
+        if place is None:
+            return "\n" + reason
+        key = MISSING_KEY.format(place=place)
+        try:
+            told = await self.core.store.place_settings(key)
+            if told.get("attach_files"):
+                return "\n" + reason
+            async with self.core.store.transaction():
+                await self.core.store.set_place_settings(key, told | {"attach_files": True})
+        except Exception:
+            log.exception("could not note the missing Attach Files permission of %s", place)
+        text = (f"I am missing the Attach Files permission in <#{place}>, so boards and files are posted "
+                "without their images. A moderator can grant it to hexhive (docs/discord-setup.md).")
+        log.warning("missing the Attach Files permission in %s", place)
+        if self.alert is not None:
+            try:
+                await self.alert(place, text)
+            except Exception:
+                log.exception("could not tell the moderators of %s about a missing permission", place)
+        return f"\n{reason[:-2]}; moderators: please grant it, see docs/discord-setup.md.)"
 
     async def _message(self, r: Reply) -> dict[str, Any]:
         files = []
@@ -215,8 +520,9 @@ class Delivery:
         async with lock:
             try:
                 await self._status(gid, create_only)
-            except discord.HTTPException as exc:
-                log.warning("status message of game %s not updated (HTTP %s)", gid, exc.status)
+            except Exception as exc:  # a status message is redrawn at the next change: never fatal
+                log.warning("status message of game %s not updated (%s, HTTP %s)", gid, type(exc).__name__,
+                            getattr(exc, "status", None))
 
     async def _status(self, gid: int, create_only: bool) -> None:
         key = f"discord:status:{gid}"
@@ -226,6 +532,12 @@ class Delivery:
         text = await self.status_text(gid)
         if text is None or (rec and rec.get("text") == text):
             return
+        if rec:
+            try:
+                await self._edit_status(int(rec["channel"]), int(rec["message"]), text)
+            except discord.NotFound:
+                log.info("status message of game %s was deleted; posting a new one", gid)
+                rec = {}
         if not rec:
             place = await self._place_of(gid)
             if place is None:
@@ -233,11 +545,34 @@ class Delivery:
             msg = await self.client.get_partial_messageable(int(place)).send(
                 content=text, allowed_mentions=discord.AllowedMentions.none())
             rec = {"channel": place, "message": str(msg.id)}
-        else:
-            channel = self.client.get_partial_messageable(int(rec["channel"]))
-            await channel.get_partial_message(int(rec["message"])).edit(content=text)
         async with self.core.store.transaction():
             await self.core.store.set_place_settings(key, rec | {"text": text})
+
+    async def _edit_status(self, channel_id: int, message_id: int, text: str) -> None:
+        """Edit a status message; an archived thread is unarchived first (Discord refuses edits in it, 50083)."""
+        if channel_id in self.archived:
+            await self._unarchive(channel_id)
+        message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await message.edit(content=text)
+        except discord.HTTPException as exc:
+            if exc.code != 50083:
+                raise
+            await self._unarchive(channel_id)
+            await message.edit(content=text)
+
+    def note_archived(self, thread_id: int, archived: bool) -> None:
+        """The gateway said a thread was archived or unarchived (discord.py drops archived threads from its cache)."""
+        if archived:
+            self.archived.add(thread_id)
+        else:
+            self.archived.discard(thread_id)
+
+    async def _unarchive(self, channel_id: int) -> None:
+        thread = self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)
+        if isinstance(thread, discord.Thread):
+            await thread.edit(archived=False)
+        self.archived.discard(channel_id)
 
     async def _place_of(self, gid: int) -> str | None:
         g = self.core.live.get(gid)

@@ -13,6 +13,10 @@ from engine.core.errors import RuleError
 log = logging.getLogger("hexhive.discord.errors")
 
 
+class AfterCommit(Exception):
+    """Something failed after the command had committed: the member must not hear "Nothing was changed"."""
+
+
 def explain(error: BaseException) -> tuple[str, str | None]:
     """The private message for an error, and an error id when it was unexpected (and logged)."""
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
@@ -29,6 +33,9 @@ def explain(error: BaseException) -> tuple[str, str | None]:
     if type(original) is app_commands.AppCommandError and str(original):
         return _sorry(str(original)), None
     error_id = uuid.uuid4().hex[:8]
+    if isinstance(original, AfterCommit):
+        return (f"Your command was taken and saved, but something went wrong on our side while announcing it "
+                f"(error id {error_id}); its announcement will follow.", error_id)
     return (f"Sorry, something went wrong on our side (error id {error_id}). Nothing was changed; "
             "a moderator can look it up."), error_id
 

@@ -6,6 +6,8 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
+FORM_TIMEOUT = 900.0
+"""Seconds a form waits for its answer; a dismissed form is then forgotten (forms do not pile up)."""
 FIGURE_HINT = "one figure a line: name, weapon, modifiers\nMarine pulse_rifle=3 veterans\nBug1 teeth=4"
 
 
@@ -30,8 +32,9 @@ class AssaultForm(discord.ui.Modal, title="Close assault: the figures"):
         label="Pairs (optional)", required=False, placeholder="Bug1-Marine, Bug2-Marine", max_length=400)
 
     def __init__(self, args: dict[str, str],
-                 start: Callable[[discord.Interaction, dict[str, str]], Awaitable[object]]) -> None:
-        super().__init__()
+                 start: Callable[[discord.Interaction, dict[str, str]], Awaitable[object]],
+                 timeout: float = FORM_TIMEOUT) -> None:
+        super().__init__(timeout=timeout)
         self.args = args
         self.start = start
 

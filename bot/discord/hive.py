@@ -13,6 +13,7 @@ import discord
 from bot.clocks import ClockKeeper
 from bot.discord.convert import command_of
 from bot.discord.delivery import Delivery, Renderer
+from bot.discord.errors import AfterCommit
 from bot.parsing import ParseError, parse_command
 from bot.ratelimit import RateLimiter, cooldown_notice
 from bot.replies import Reply
@@ -65,10 +66,20 @@ class Hive:
                 await interaction.response.defer(ephemeral=True, thinking=True)
             cmd = await command_of(interaction, self.core.store, name, args)
             replies = await self.core.handle(cmd)
-            timed = await self.clocks_for(replies)
-            await self.delivery.deliver(replies, interaction)
-            await self.delivery.deliver(timed)
-            await self.redraw_changed_clocks(replies + timed)
+            try:
+                timed = await self.clocks_for(replies)
+                await self.delivery.deliver(replies, interaction)
+                await self.delivery.deliver(timed)
+                await self.redraw_changed_clocks(replies + timed)
+            except Exception as exc:
+                if not any(r.outbox_id is not None for r in replies):
+                    raise
+                # Committed: what was not posted is re-posted, and the member hears that, not "nothing changed".
+                try:
+                    await self.delivery.adopt(replies)
+                except Exception:
+                    log.exception("could not queue the unposted replies of /%s; the next sweep will", name)
+                raise AfterCommit(f"/{name} committed, then failed") from exc
             return replies
 
     def remember(self, user: discord.abc.User) -> None:

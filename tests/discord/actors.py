@@ -54,7 +54,7 @@ class Table:
         self.members[who] = replace(m, roles=(*m.roles, role))
 
     async def slash(self, who: str, where: str | int, name: str, options: dict[str, Any] | None = None,
-                    sub: str | None = None) -> list[Sent]:
+                    sub: str | None = None, app_permissions: int = P.BOT_PERMS) -> list[Sent]:
         """``who`` runs ``/name [sub] options`` in channel ``where`` (a DM channel too);
         user and role options are ``("user", id)`` and ``("role", id)``."""
         m = self.members[who]
@@ -67,7 +67,7 @@ class Table:
                               users={k: v["user"] for k, v in users.items()} or None)
         else:
             payload = P.slash(m.payload(), channel, name, options, sub=sub, users=users or None,
-                              roles=roles or None)
+                              roles=roles or None, app_permissions=app_permissions)
         return await self.fake.interact(payload, self.client)
 
     async def complete(self, who: str, where: str | int, name: str, options: dict[str, Any], focused: str,

@@ -40,6 +40,7 @@ async def fake(monkeypatch):
     monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(server.gateway_url))
     yield server
     await server.stop()
+    assert server.violations == [], "the bot sent what Discord refuses"
 
 
 class Running:

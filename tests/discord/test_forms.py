@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.client import install_commands
-from bot.discord.forms import AssaultForm, figures_text
+from bot.discord.forms import FORM_TIMEOUT, AssaultForm, figures_text
 from tests.discord.mocks import mock_interaction
 from tests.discord.test_callbacks import RecordingHive, command, user
 
@@ -25,6 +25,7 @@ async def test_resolve_assault_without_figures_opens_the_form_and_its_answers_st
     await command(tree, "resolve assault").callback(i, o0=user(5))
     form = i.response.send_modal.call_args.args[0]
     assert isinstance(form, AssaultForm) and hive.calls == []
+    assert form.timeout == FORM_TIMEOUT  # a dismissed form is forgotten, not kept for ever
     form.attackers._value = "Bug1 teeth=4\nBug2 teeth=4"
     form.defenders._value = "Marine pulse_rifle=3 veterans"
     form.pairs._value = ""
@@ -32,3 +33,4 @@ async def test_resolve_assault_without_figures_opens_the_form_and_its_answers_st
     assert hive.calls == [("resolve assault", {"opponent": "5",
                                                "attackers": "Bug1/teeth=4,Bug2/teeth=4",
                                                "defenders": "Marine/pulse_rifle=3/veterans"})]
+

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from unittest.mock import AsyncMock, MagicMock
 
+import aiohttp
 import discord
 import pytest
 from discord import app_commands
@@ -215,10 +216,64 @@ async def test_delivery_marks_only_what_it_posted(hive):
     failing = hive.client.get_partial_messageable(THREAD)
     failing.send.side_effect = discord.HTTPException(MagicMock(status=500, reason="x"), "down")
     r = Reply(to="channel", place=str(THREAD), text="hello", game_id=1, buttons=[Button(label="b", command="/x")])
+    other = Reply(to="channel", place="3000", text="elsewhere", game_id=1)
+    async with hive.core.store.transaction():
+        [r, other] = await hive.core.queue(1, [r, other])
+    await hive.delivery.deliver([r, other])
+    assert [oid for oid, _, _ in await hive.core.store.unposted()] == [r.outbox_id]
+    assert hive.delivery.pending() == [r]
+
+
+@pytest.mark.parametrize("error", [
+    discord.DiscordServerError(MagicMock(status=503, reason="x"), "down"),
+    aiohttp.ServerDisconnectedError(), aiohttp.ClientOSError(104, "reset"), TimeoutError(), OSError("gone"),
+    RuntimeError("anything at all"),
+], ids=lambda e: type(e).__name__)
+async def test_every_kind_of_failure_is_queued_and_reposted_once_in_order(hive, error):
+    await started(hive)
+    thread = hive.client.get_partial_messageable(THREAD)
+    thread.send.reset_mock()
+    sent = thread.send.side_effect
+    thread.send.side_effect = [error]
+    replies = [Reply(to="channel", place=str(THREAD), text=f"post {n}", game_id=1) for n in range(3)]
+    async with hive.core.store.transaction():
+        replies = await hive.core.queue(1, replies)
+    i = mock_interaction(hive)
+    i.response.is_done.side_effect = lambda: True
+    await hive.delivery.deliver(replies, i)
+    # The first failed: it and the two after it (same thread, order kept) wait; nothing is marked.
+    assert [c.kwargs["content"] for c in thread.send.call_args_list] == ["post 0"]
+    assert hive.delivery.pending() == replies
+    assert "will follow" in said(i)[-1] and "Nothing was changed" not in said(i)[-1]
+    thread.send.side_effect = sent
+    assert await hive.delivery.retry_pending(force=True) == 3
+    posts = [c.kwargs["content"] for c in thread.send.call_args_list if c.kwargs["content"].startswith("post")]
+    assert posts == ["post 0", "post 0", "post 1", "post 2"]
+    assert not await hive.core.store.unposted() and hive.delivery.pending() == []
+
+
+async def test_a_repost_waits_its_backoff_and_the_waits_grow(hive):
+    hive.delivery.retry_first = 10.0
+    thread = hive.client.get_partial_messageable(THREAD)
+    thread.send.side_effect = TimeoutError()
+    r = Reply(to="channel", place=str(THREAD), text="late", game_id=1)
     async with hive.core.store.transaction():
         [r] = await hive.core.queue(1, [r])
     await hive.delivery.deliver([r])
-    assert [oid for oid, _, _ in await hive.core.store.unposted()] == [r.outbox_id]
+    assert await hive.delivery.retry_pending() == 0 and thread.send.await_count == 1  # not yet due
+    first = hive.delivery._due[r.outbox_id]
+    await hive.delivery.retry_pending(force=True)
+    assert thread.send.await_count == 2 and hive.delivery._due[r.outbox_id] - first > 10.0
+
+
+async def test_a_reply_nobody_posts_is_found_by_two_sweeps(hive):
+    r = Reply(to="channel", place=str(THREAD), text="orphan", game_id=1)
+    async with hive.core.store.transaction():
+        [r] = await hive.core.queue(1, [r])
+    assert await hive.delivery.sweep() == 0  # it may be on its way: only a second sweep adopts it
+    assert await hive.delivery.sweep() == 1
+    assert await hive.delivery.retry_pending() == 1
+    assert not await hive.core.store.unposted()
 
 
 async def test_a_thread_the_bot_may_not_post_in_is_explained_to_the_member(hive):

@@ -10,6 +10,9 @@ GUILD_ID = 1000
 CHANNEL_ID = 2000
 MANAGE_GUILD = 1 << 5
 MEMBER_PERMS = (1 << 10) | (1 << 11) | (1 << 31) | (1 << 38)  # view, send, use commands, send in threads
+EMBED_LINKS, ATTACH_FILES, READ_HISTORY, CREATE_PUBLIC_THREADS = 1 << 14, 1 << 15, 1 << 16, 1 << 35
+BOT_PERMS = MEMBER_PERMS | EMBED_LINKS | ATTACH_FILES | READ_HISTORY | CREATE_PUBLIC_THREADS
+"""What the bot is granted in the test server (``app_permissions`` of every interaction)."""
 NOW = "2026-11-29T12:00:00.000000+00:00"
 
 _ids = itertools.count(10**15)
@@ -39,9 +42,15 @@ def text_channel(cid: int = CHANNEL_ID, guild: int = GUILD_ID, name: str = "warg
             "rate_limit_per_user": 0, "last_message_id": None, "flags": 0}
 
 
-def thread(tid: int, parent: int, name: str, owner: int = APP_ID, guild: int = GUILD_ID) -> dict[str, Any]:
-    """A public thread."""
-    return {"id": str(tid), "type": 11, "guild_id": str(guild), "parent_id": str(parent), "name": name,
+def announcement_channel(cid: int, guild: int = GUILD_ID, name: str = "news") -> dict[str, Any]:
+    """An announcement (news) channel."""
+    return text_channel(cid, guild, name) | {"type": 5}
+
+
+def thread(tid: int, parent: int, name: str, owner: int = APP_ID, guild: int = GUILD_ID,
+           private: bool = False) -> dict[str, Any]:
+    """A public thread (or a private one)."""
+    return {"id": str(tid), "type": 12 if private else 11, "guild_id": str(guild), "parent_id": str(parent), "name": name,
             "owner_id": str(owner), "rate_limit_per_user": 0, "message_count": 0, "member_count": 1, "flags": 0,
             "last_message_id": None,
             "thread_metadata": {"archived": False, "auto_archive_duration": 10080, "archive_timestamp": NOW,
@@ -89,7 +98,7 @@ def _base(kind: int, who: dict[str, Any], channel: dict[str, Any], guild_id: int
     out: dict[str, Any] = {
         "id": str(snowflake()), "application_id": str(APP_ID), "type": kind, "token": f"tok{snowflake()}",
         "version": 1, "channel_id": channel["id"], "channel": channel, "locale": "en-US", "guild_locale": "en-US",
-        "app_permissions": str(MEMBER_PERMS), "entitlements": [], "authorizing_integration_owners": {"0": "1"},
+        "app_permissions": str(BOT_PERMS), "entitlements": [], "authorizing_integration_owners": {"0": "1"},
         "context": 0 if guild_id else 1, "attachment_size_limit": 10 * 1024 * 1024,
     }
     if guild_id is not None:
@@ -112,7 +121,7 @@ def option_type(value: Any) -> int:
 def slash(who: dict[str, Any], channel: dict[str, Any], name: str, options: dict[str, Any] | None = None, *,
           sub: str | None = None, guild_id: int | None = GUILD_ID, focused: str | None = None,
           users: dict[str, dict[str, Any]] | None = None, roles: dict[str, dict[str, Any]] | None = None,
-          command_id: int = 1) -> dict[str, Any]:
+          command_id: int = 1, app_permissions: int = BOT_PERMS) -> dict[str, Any]:
     """An application command (or, with ``focused``, autocomplete) interaction.
 
     Options whose value is ``("user", id)`` or ``("role", id)`` are user or role options,
@@ -143,7 +152,8 @@ def slash(who: dict[str, Any], channel: dict[str, Any], name: str, options: dict
         data["resolved"] = resolved
     if guild_id is not None:
         data["guild_id"] = str(guild_id)
-    return _base(4 if focused else 2, who, channel, guild_id) | {"data": data}
+    return _base(4 if focused else 2, who, channel, guild_id) | {"data": data,
+                                                                 "app_permissions": str(app_permissions)}
 
 
 def click(who: dict[str, Any], channel: dict[str, Any], msg: dict[str, Any], custom_id: str, *,

@@ -4,12 +4,21 @@ It keeps every request it receives (``requests``), the messages of each channel,
 and answers 403 / code 50007 to messages sent to a member whose DMs are closed.
 Tests act as members through ``slash``, ``complete`` and ``click``, which send
 INTERACTION_CREATE over the gateway and wait until the bot has answered.
+
+It fails on demand as Discord does on a bad day (``fail``, ``drop``, ``rate_limit``,
+``refuse_files``, ``archive``, ``thread_limit``), honours message nonces as Discord
+does with ``enforce_nonce`` (a second post with the same nonce returns the first
+message), and in strict mode (the default) refuses what Discord refuses: messages
+over its limits (2,000 characters, 10 attachments, 5 rows of 5 buttons, 25 select
+options) and a second answer to one interaction (40060). Refusals made in strict
+mode are kept in ``violations`` so a test can show none happened.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,10 +53,78 @@ class Sent:
         return self.data.get("content") or ""
 
 
+@dataclass
+class Fault:
+    """A failure the fake answers to matching requests, ``times`` times.
+
+    ``status`` and ``code`` make the error answer; ``drop`` closes the connection instead,
+    ``"before"`` the request is handled or ``"after"`` (the message exists, its answer is lost);
+    ``retry_after`` makes it a 429. ``containing`` matches the message's text, ``with_files``
+    only requests that upload a file.
+    """
+
+    method: str
+    path: str
+    status: int = 503
+    code: int = 0
+    message: str = "Service Unavailable"
+    times: int = 1
+    drop: str = ""
+    retry_after: float | None = None
+    containing: str | None = None
+    with_files: bool = False
+    hits: int = 0
+
+    def matches(self, method: str, path: str, body: Any, files: list[tuple[str, bytes]]) -> bool:
+        if self.hits >= self.times or method != self.method or not re.fullmatch(self.path, path):
+            return False
+        if self.with_files and not files:
+            return False
+        text = (body or {}).get("content") or "" if isinstance(body, dict) else ""
+        return self.containing is None or self.containing in text
+
+
+MAX_CONTENT = 2000
+MAX_FILES = 10
+MAX_ROWS = 5
+MAX_BUTTONS = 5
+MAX_OPTIONS = 25
+
+
+def limit_errors(body: Any, files: list[tuple[str, bytes]]) -> list[str]:
+    """What Discord would refuse in a message: text, attachments and components over its limits."""
+    if not isinstance(body, dict):
+        return []
+    out = []
+    if len(body.get("content") or "") > MAX_CONTENT:
+        out.append(f"content is {len(body['content'])} characters (at most {MAX_CONTENT})")
+    if len(files) > MAX_FILES:
+        out.append(f"{len(files)} attachments (at most {MAX_FILES})")
+    rows = body.get("components") or []
+    if len(rows) > MAX_ROWS:
+        out.append(f"{len(rows)} component rows (at most {MAX_ROWS})")
+    for row in rows:
+        items = row.get("components", [])
+        buttons = [c for c in items if c.get("type") == 2]
+        if len(buttons) > MAX_BUTTONS or (len(items) > 1 and len(buttons) != len(items)):
+            out.append(f"a row of {len(items)} components (at most {MAX_BUTTONS} buttons or one select)")
+        for c in items:
+            if len(c.get("label") or "") > 80 or len(c.get("custom_id") or "") > 100:
+                out.append("a component label over 80 or custom id over 100 characters")
+            if len(c.get("options") or []) > MAX_OPTIONS:
+                out.append(f"a select of {len(c['options'])} options (at most {MAX_OPTIONS})")
+    return out
+
+
 class FakeDiscord:
     """The fake API server. ``await start()``, point discord.py at ``rest_url`` / ``gateway_url``."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, strict: bool = True) -> None:
+        self.strict = strict
+        self.faults: list[Fault] = []
+        self.violations: list[str] = []
+        self.answered: set[str] = set()
+        self._nonces: dict[tuple[str, str], dict[str, Any]] = {}
         self.bot = P.user(P.APP_ID, "hexhive", bot=True)
         self.requests: list[Request] = []
         self.sent: list[Sent] = []
@@ -98,6 +175,60 @@ class FakeDiscord:
     @property
     def gateway_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/gateway"
+
+    # --- failing on demand ---------------------------------------------------------------------
+
+    def fail(self, method: str = "POST", path: str = r"/channels/\d+/messages", *, status: int = 503,
+             code: int = 0, message: str = "Service Unavailable", times: int = 1, containing: str | None = None,
+             with_files: bool = False) -> Fault:
+        """Answer the next ``times`` matching requests with an error (a 5xx by default)."""
+        fault = Fault(method, path, status, code, message, times, containing=containing, with_files=with_files)
+        self.faults.append(fault)
+        return fault
+
+    def drop(self, method: str = "POST", path: str = r"/channels/\d+/messages", *, when: str = "before",
+             times: int = 1, containing: str | None = None) -> Fault:
+        """Close the connection of matching requests without an answer, ``before`` or ``after`` handling them."""
+        fault = Fault(method, path, times=times, drop=when, containing=containing)
+        self.faults.append(fault)
+        return fault
+
+    def rate_limit(self, method: str = "POST", path: str = r"/channels/\d+/messages", *,
+                   retry_after: float = 0.05, times: int = 1, containing: str | None = None) -> Fault:
+        """Answer 429 with ``retry_after`` (seconds) to matching requests."""
+        fault = Fault(method, path, 429, 0, "You are being rate limited.", times, retry_after=retry_after,
+                      containing=containing)
+        self.faults.append(fault)
+        return fault
+
+    def refuse_files(self, times: int = 1_000_000) -> Fault:
+        """Posts with a file are refused with 403 / 50013, as without the Attach Files permission."""
+        return self.fail("POST", r"/channels/\d+/messages", status=403, code=50013, message="Missing Permissions",
+                         times=times, with_files=True)
+
+    def thread_limit(self, times: int = 1) -> Fault:
+        """Creating a thread is refused with 160006 (too many active threads)."""
+        return self.fail("POST", r"/channels/\d+/threads", status=400, code=160006,
+                         message="Maximum number of active threads reached", times=times)
+
+    async def archive(self, thread: str | int, *, announce: bool = True) -> None:
+        """A thread archives itself (inactivity): edits in it are refused with 50083 until it is unarchived;
+        ``announce`` sends the bot THREAD_UPDATE as Discord does."""
+        ch = self.channels[str(thread)]
+        ch["thread_metadata"] = dict(ch["thread_metadata"], archived=True)
+        if announce and self.ws is not None and not self.ws.closed:
+            await self.dispatch("THREAD_UPDATE", ch)
+
+    def archived(self, cid: str) -> bool:
+        return bool(self.channels.get(cid, {}).get("thread_metadata", {}).get("archived"))
+
+    def _fault(self, request: web.Request, path: str, body: Any,
+               files: list[tuple[str, bytes]]) -> Fault | None:
+        for fault in self.faults:
+            if fault.matches(request.method, path, body, files):
+                fault.hits += 1
+                return fault
+        return None
 
     # --- gateway ---------------------------------------------------------------------------
 
@@ -150,6 +281,25 @@ class FakeDiscord:
         handler = self._route(request.method, parts)
         if handler is None:
             return _json({"message": f"no fake route for {request.method} {path}", "code": 0}, 404)
+        fault = self._fault(request, path, body, files)
+        if fault is not None and fault.drop:
+            if fault.drop == "after":
+                await handler(parts, body, files, request)
+            assert request.transport is not None
+            request.transport.abort()
+            raise ConnectionResetError("dropped by the fake")
+        if fault is not None and fault.retry_after is not None:
+            return _json({"message": fault.message, "retry_after": fault.retry_after, "global": False}, 429,
+                         headers={"Retry-After": str(fault.retry_after), "X-RateLimit-Scope": "user",
+                                  "Via": "1.1 google"})
+        if fault is not None:
+            return _json({"message": fault.message, "code": fault.code}, fault.status)
+        if self.strict and request.method in ("POST", "PATCH") and parts[0] in ("channels", "webhooks", "interactions"):
+            data = body.get("data") if parts[0] == "interactions" and isinstance(body, dict) else body
+            problems = limit_errors(data, files)
+            if problems:
+                self.violations += problems
+                return _json({"message": "Invalid Form Body: " + "; ".join(problems), "code": 50035}, 400)
         return await handler(parts, body, files, request)
 
     def _route(self, method: str, parts: list[str]):  # type: ignore[no-untyped-def]
@@ -163,6 +313,7 @@ class FakeDiscord:
             ("GET", 2, "channels"): self.get_channel,
             ("POST", 3, "channels"): self.post_channel,
             ("PATCH", 4, "channels"): self.edit_message,
+            ("PATCH", 2, "channels"): self.edit_channel,
             ("POST", 4, "interactions"): self.callback,
             ("POST", 3, "webhooks"): self.followup,
             ("PATCH", 5, "webhooks"): self.edit_original,
@@ -203,6 +354,8 @@ class FakeDiscord:
     async def post_channel(self, parts, body, files, request):  # type: ignore[no-untyped-def]
         cid, what = parts[1], parts[2]
         if what == "threads":
+            if self.channels.get(cid, {}).get("type") not in (0, 5):
+                return _json({"message": "Cannot execute action on this channel type", "code": 50024}, 400)
             tid = P.snowflake()
             self.channels[str(tid)] = P.thread(tid, int(cid), body.get("name", "game"))
             await self.dispatch("THREAD_CREATE", self.channels[str(tid)] | {"newly_created": True})
@@ -212,7 +365,17 @@ class FakeDiscord:
         for uid, dm in self.dm_of.items():
             if dm == cid and uid in self.closed_dms:
                 return _json({"message": "Cannot send messages to this user", "code": 50007}, 403)
-        return _json(self._store(cid, body, files))
+        nonce = (body or {}).get("nonce")
+        if nonce and body.get("enforce_nonce") and (cid, str(nonce)) in self._nonces:
+            return _json(self._nonces[(cid, str(nonce))])  # Discord: the same nonce returns the first message
+        if self.archived(cid):  # a post in an archived (not locked) thread unarchives it, as on Discord
+            self.channels[cid]["thread_metadata"] = dict(self.channels[cid]["thread_metadata"], archived=False)
+            if self.ws is not None and not self.ws.closed:
+                await self.dispatch("THREAD_UPDATE", self.channels[cid])
+        msg = self._store(cid, body, files)
+        if nonce and body.get("enforce_nonce"):
+            self._nonces[(cid, str(nonce))] = msg
+        return _json(msg)
 
     def _store(self, cid: str, body: dict[str, Any], files: list[tuple[str, bytes]], *, ephemeral: bool = False,
                interaction: str = "") -> dict[str, Any]:
@@ -231,15 +394,37 @@ class FakeDiscord:
         msg = self.messages.get(parts[3])
         if msg is None:
             return _json({"message": "Unknown Message", "code": 10008}, 404)
+        if self.archived(parts[1]):
+            return _json({"message": "Thread is archived", "code": 50083}, 400)
         msg.update({k: v for k, v in body.items() if k in ("content", "components")})
         self.edits.append((len(self.sent), Sent(parts[1], dict(msg), body.get("allowed_mentions"), files)))
         return _json(msg)
+
+    async def edit_channel(self, parts, body, files, request):  # type: ignore[no-untyped-def]
+        ch = self.channels.get(parts[1])
+        if ch is None:
+            return _json({"message": "Unknown Channel", "code": 10003}, 404)
+        if "archived" in (body or {}) and "thread_metadata" in ch:
+            ch["thread_metadata"] = dict(ch["thread_metadata"], archived=bool(body["archived"]))
+            if self.ws is not None and not self.ws.closed:
+                await self.dispatch("THREAD_UPDATE", ch)
+        if "name" in (body or {}):
+            ch["name"] = body["name"]
+        return _json(ch)
+
+    def delete_message(self, mid: str) -> None:
+        """A member (or a moderator) deletes one of the bot's messages."""
+        self.messages.pop(str(mid), None)
 
     # --- interactions ------------------------------------------------------------------------
 
     async def callback(self, parts, body, files, request):  # type: ignore[no-untyped-def]
         iid = parts[1]
         kind = body.get("type")
+        if self.strict and iid in self.answered:
+            self.violations.append(f"interaction {iid} answered twice")
+            return _json({"message": "Interaction has already been acknowledged.", "code": 40060}, 400)
+        self.answered.add(iid)
         data = body.get("data") or {}
         ephemeral = bool(data.get("flags", 0) & 64)
         channel = self._interaction_channel.get(iid, "")
@@ -305,6 +490,7 @@ async def _body(request: web.Request) -> tuple[Any, list[tuple[str, bytes]]]:
     return None, []
 
 
-def _json(data: Any, status: int = 200) -> web.Response:
+def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     # Exactly application/json: discord.py does not parse a JSON body sent with "; charset=utf-8".
-    return web.Response(body=json.dumps(data).encode(), status=status, content_type="application/json")
+    return web.Response(body=json.dumps(data).encode(), status=status, content_type="application/json",
+                        headers=headers)
