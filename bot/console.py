@@ -59,14 +59,14 @@ class Console:
         """Post whatever the store holds committed but unposted."""
         await self.deliver(await self.core.start())
 
-    async def run_line(self, raw: str) -> None:
-        """One line of the grammar."""
+    async def run_line(self, raw: str) -> list[Reply]:
+        """One line of the grammar; returns the replies it produced (for tests that count them)."""
         line = raw.strip()
         if not line or line.startswith("#"):
-            return
+            return []
         if line.startswith("!moderator"):
             self.moderators.update(line.split()[1:])
-            return
+            return []
         m = LINE.match(line)
         if not m:
             raise ConsoleError(f"cannot read '{line}': write 'name: /command arg:value'")
@@ -87,6 +87,7 @@ class Console:
                 if r.to == "channel":
                     self.current[u] = r.place
         await self.deliver(replies)
+        return replies
 
     async def deliver(self, replies: Iterable[Reply]) -> None:
         """Print each reply with its audience, write boards and files."""

@@ -402,7 +402,8 @@ class Core:
         legal = [a for a in g.rules.legal_now(g.state, seat) if a.verb in prompt.verbs]
         if len(legal) > limit:
             return []
-        return [Button(label=_label(a), command=f"{a.text()} game:{g.id}") for a in legal]
+        return [Button(label=g.rules.label(a), command=f"{a.text()} game:{g.id}", style=g.rules.button_style(a))
+                for a in legal]
 
     def end_lines(self, g: Live, winner: str | None, reason: str) -> list[Reply]:
         """The result, and the dice seed so anyone can check every roll."""
@@ -438,11 +439,6 @@ def _polite(text: str) -> str:
 # (a unit, a game, a side: "Stone B1", "OneWorld", "CHEZ") keeps its capital.
 _PLAIN_WORDS = {"The", "This", "That", "There", "These", "Those", "It", "You", "Your", "A", "An", "Only", "No",
                 "Nothing", "Not", "Each", "Every", "Write", "Name", "Choose", "Give", "Say", "Use"}
-
-
-def _label(a: Action) -> str:
-    vals = " ".join(str(v) for v in a.args.values())
-    return (vals or a.verb)[:80]
 
 
 def _with_settings(row, settings: str):  # type: ignore[no-untyped-def]

@@ -184,7 +184,8 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
                 f"Answer with /game accept or /game decline.")
         replies = [Reply(to="channel", place=place, text=text, game_id=gid, seq=0, mentions=[opponent],
                          buttons=[Button(label="Accept", command=f"/game accept game:{gid}"),
-                                  Button(label="Decline", command=f"/game decline game:{gid}")])]
+                                  Button(label="Decline", command=f"/game decline game:{gid}",
+                                         style="danger")])]
         replies = await core.queue(gid, replies)
     core.live[gid] = g
     return replies

@@ -28,6 +28,8 @@ class Button(BaseModel):
 
     label: str
     command: str
+    style: Literal["primary", "secondary", "danger"] = "primary"
+    """``danger`` (red) for a choice that destroys or ends something, ``secondary`` for a side choice."""
 
 
 class Reply(BaseModel):

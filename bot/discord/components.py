@@ -23,6 +23,8 @@ MAX_BUTTONS = 25
 PER_ROW = 5
 CHOICE_TEMPLATE = r"hh:(?P<game>\d+):(?P<seq>\d+):(?P<n>\d+):(?P<h>[0-9a-f]{6})"
 PANEL_TEMPLATE = r"hh:(?P<game>\d+):p:(?P<user>\d+)"
+STYLES = {"primary": discord.ButtonStyle.primary, "secondary": discord.ButtonStyle.secondary,
+          "danger": discord.ButtonStyle.danger}
 
 
 def digest(line: str) -> str:
@@ -56,7 +58,8 @@ def choices_view(game: int, seq: int, buttons: list[Button]) -> StaticView | Non
         return None
     view = StaticView()
     for n, b in enumerate(buttons[:MAX_BUTTONS]):
-        view.add_item(discord.ui.Button(label=b.label[:80] or "choose", style=discord.ButtonStyle.primary,
+        style = STYLES.get(b.style, discord.ButtonStyle.primary)
+        view.add_item(discord.ui.Button(label=b.label[:80] or "choose", style=style,
                                         custom_id=choice_id(game, seq, n, b.command), row=n // PER_ROW))
     return view
 

@@ -17,6 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.core.dice import Dice, Roll
 from engine.core.errors import BadArguments, IllegalAction, NotYourTurn
 
+ButtonStyle = Literal["primary", "secondary", "danger"]
+"""How a button looks: the usual choice, a side choice, or one that destroys or ends something."""
+
 ArgValue = str | int
 """An argument as a player gives it: a hex number ``0507``, a unit id, a count."""
 
@@ -298,6 +301,31 @@ class GameRules(ABC):
     def edit_verbs(self) -> list[VerbSpec]:
         """The operations ``edit`` understands, for /mod edit help."""
         return []
+
+    # -- how the bot presents an action (engine/core/labels.py has the shared defaults) -------
+
+    def label(self, action: Action) -> str:
+        """The words on a button for ``action``, in the game's own terms ("Attack 0913 from 0914").
+
+        A game names its verbs in ``engine/games/<game>/labels.py`` (``label(action)``);
+        a game without one, or a verb it leaves out, gets the shared default.
+        """
+        from engine.core.labels import default_label, game_labels
+
+        own = game_labels(self)
+        return own.label(action) if own is not None else default_label(action)
+
+    def button_style(self, action: Action) -> ButtonStyle:
+        """``danger`` for a destructive or ending choice, ``primary`` for the usual one."""
+        from engine.core.labels import default_style, game_labels
+
+        own = game_labels(self)
+        style: ButtonStyle = own.style(action) if own is not None else default_style(action)
+        return style
+
+    def caution(self, state: BaseModel, seat: str, action: Action) -> str:
+        """A warning a player must confirm before a legal ``action`` that is easy to regret; empty when none."""
+        return ""
 
     def apply(self, state: BaseModel, seat: str, action: Action, dice: Dice) -> tuple[BaseModel, list[Event]]:
         """Check legality, then apply. Raises a ``RuleError`` and changes nothing when illegal."""

@@ -17,6 +17,7 @@ from bot.console import LINE
 from bot.discord.components import digest
 from bot.parsing import parse_command
 from engine.core import registry
+from engine.core.protocol import Action
 from tests.discord.actors import ALICE, BOB, MEMBERS, Table, ephemeral, texts
 from tests.fakediscord import payloads as P
 from tests.fakediscord.server import FakeDiscord, Sent
@@ -175,6 +176,11 @@ async def test_a_whole_oneworld_game_on_discord(fake, bot, core):
     assert "over" in fake.messages[status.data["id"]]["content"]
 
 
+def label_of(line: Line) -> str:
+    """The words the game puts on the button of a script line's order."""
+    return registry.get("oneworld").label(Action(verb=line.name, args=line.args))
+
+
 @dataclass(frozen=True)
 class Offer:
     """A button of a post that gives exactly a script line's order."""
@@ -195,7 +201,7 @@ def offered(fake: FakeDiscord, since: int, thread: str, line: Line, gid: int) ->
             continue
         for b in P.buttons_of(s.data):
             if b["custom_id"].endswith(want):
-                assert b["label"] == (" ".join(line.args.values()) or line.name), (line.text, b)
+                assert b["label"] == label_of(line), (line.text, b)
                 return Offer(s.data, b["custom_id"])
     return None
 
@@ -205,7 +211,7 @@ async def choose_privately(t: Table, line: Line, gid: int, thread: str, prompts:
     closed, through 'Choose privately' in the thread; what would give the choice away.
 
     Each decision must come with its own prompt: ``prompts`` holds the ids of the prompts already answered."""
-    label = " ".join(line.args.values())
+    label = label_of(line)
     if line.who == "alice":
         prompt = [s for s in t.dms_to("alice") if P.buttons_of(s.data)][-1]
         assert "your private choice" in prompt.content and prompt.data["id"] not in prompts, prompt.content
