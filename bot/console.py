@@ -42,6 +42,8 @@ class Console:
         self.moderators: set[str] = set()
         self.current: dict[str, str] = {}
         self.boards = 0
+        self.edits: dict[str, str] = {}
+        """The text each edited message (a phase message) last showed, to print only what changed."""
         self.files: list[Path] = []
         core.open_thread = self.open_thread
         if out_dir:
@@ -95,7 +97,7 @@ class Console:
         for r in replies:
             head = {"channel": f"[{r.place.removeprefix('console:')}]", "dm": f"[DM {r.user}]",
                     "private": f"[to {r.user}]"}[r.to]
-            text = MENTION.sub(lambda m: "@" + m.group(1), r.text)
+            text = MENTION.sub(lambda m: "@" + m.group(1), self._edited(r))
             for i, text_line in enumerate(text.splitlines() or [""]):
                 self.say(f"{head if i == 0 else ' ' * len(head)} {text_line}")
             for b in r.buttons:
@@ -110,6 +112,18 @@ class Console:
                 self.files.append(path)
                 self.say(f"{' ' * len(head)}   (file: {path})")
         await self.core.posted(replies)
+
+    def _edited(self, r: Reply) -> str:
+        """An edited message is shown again: its new lines, or the whole text when older lines changed."""
+        if not r.edit_key:
+            return r.text
+        before = self.edits.get(r.edit_key)
+        self.edits[r.edit_key] = r.text
+        if before is None:
+            return r.text
+        if r.text.startswith(before + "\n"):
+            return "(edited) ... " + r.text[len(before) + 1:]
+        return "(edited)\n" + r.text
 
     async def _animation(self, r: Reply, head: str) -> None:
         gif = await render_replay_gif(self.core, r.game_id or 0, CONSOLE_UPLOAD_LIMIT)

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 
 from pydantic import BaseModel
 
-from bot import lifecycle, moderation
+from bot import lifecycle, moderation, phaselog
 from bot.live import SNAPSHOT_EVERY, Live, load_live
 from bot.parsing import ParseError, parse_command
 from bot.records import commitment, dumps
@@ -260,10 +260,10 @@ class Core:
         nonce = secrets.token_hex(16) if secret else ""
         digest = commitment(nonce, action) if secret else ""
         replies: list[Reply] = []
-        if secret:
-            replies.append(private(cmd.user, cmd.place, f"Your choice is sealed: {action.text()}. "
-                                   f"Commitment `{digest[:16]}`; it opens when every choice is in."))
         shown = await self._sealed_digest(g, seat, digest) if secret else ""
+        if secret:  # the same string the thread shows when the choice is announced
+            replies.append(private(cmd.user, cmd.place, f"Your choice is sealed: {action.text()}. "
+                                   f"Commitment `{shown[:16]}`; it opens when every choice is in."))
         replies += self._event_replies(g, events, seq, shown)
         now = self.now()
         over = g.rules.outcome(state)
@@ -281,19 +281,24 @@ class Core:
                 await self.store.add_modlog(g.id, cmd.user, modlog[0], modlog[1], now)
             if seq % SNAPSHOT_EVERY == 0:
                 await self.store.put_snapshot(g.id, g.row.branch, seq, state.model_dump_json())
-            old_state, old_seq, old_key = g.state, g.seq, g.board_key
+            old_state, old_seq, old_key, old_row = g.state, g.seq, g.board_key, g.row
             g.state, g.seq = state, seq
             try:
-                replies += self.board_replies(g, force=over is not None)
+                board = self.board_replies(g, force=over is not None)
+                replies += board
                 if over is not None:
                     replies += self.end_lines(g, over.winner, over.reason)
                     await self.store.update_game(g.id, now, status="over")
                 else:
-                    replies += self.prompt_replies(g, before)
+                    replies += self.prompt_replies(g, before, phase_changed=bool(board), actor=cmd.user,
+                                                   place=cmd.place)
+                replies = phaselog.shape(g, replies, seq=seq, actor=cmd.user, place=cmd.place,
+                                         over=over is not None)
+                await phaselog.save(self, g, now)
                 await self._save_board_key(g, now)
                 replies = await self.queue(g.id, replies)
             except BaseException:
-                g.state, g.seq, g.board_key = old_state, old_seq, old_key
+                g.state, g.seq, g.board_key, g.row = old_state, old_seq, old_key, old_row
                 raise
         if over is not None:
             g.row = (await self.store.game(g.id)) or g.row
@@ -355,14 +360,7 @@ class Core:
         if not opened:
             return []
         actions = {a.seq: a for a in await self.store.actions(g.id, g.row.branch)}
-        lines = ["Sealed choices opened (sha256 of nonce:action matches each commitment):"]
-        for s in opened:
-            a = actions.get(s.seq)
-            if a is None:
-                continue
-            act = Action.model_validate_json(a.action)
-            lines.append(f"  #{s.seq} {g.name_of(a.seat)}: {act.text()} (nonce `{s.nonce}`)")
-        return [Reply(to="channel", place=g.row.place, text="\n".join(lines), game_id=g.id, seq=g.seq + 1)]
+        return [phaselog.sealed_reveal(g, opened, actions)]
 
     def board_replies(self, g: Live, *, force: bool = False) -> list[Reply]:
         """A board for the channel when the turn or phase changed since the last one (at most one a phase)."""
@@ -376,10 +374,16 @@ class Core:
         return [Reply(to="channel", place=g.row.place, text=f"Game #{g.id}: {turn}{view.phase}".rstrip(", "),
                       game_id=g.id, seq=g.seq, board=True)]
 
-    def prompt_replies(self, g: Live, before: list[Prompt]) -> list[Reply]:
-        """Tell each player once when a decision starts waiting on them."""
+    def prompt_replies(self, g: Live, before: list[Prompt], *, phase_changed: bool = True, actor: str = "",
+                       place: str = "") -> list[Reply]:
+        """Tell each player when a decision starts waiting on them; ping only when it passed to them.
+
+        A player who goes on deciding in the same phase is told privately what comes next
+        (``actor``'s acknowledgement); a new phase of the same player is posted without a ping.
+        """
         assert g.state is not None
         old = {(p.seat, p.verbs, p.text, p.group) for p in before}
+        deciding = {p.seat for p in before if not p.secret}
         out = []
         for p in g.rules.pending_now(g.state):
             if (p.seat, p.verbs, p.text, p.group) in old:
@@ -390,10 +394,17 @@ class Core:
                 out.append(Reply(to="dm", user=user, place=g.row.place, game_id=g.id, seq=g.seq,
                                  text=f"Game #{g.id}, your private choice: {p.text}{rule}",
                                  buttons=self.buttons(g, p.seat, p), secret_prompt=True))
-            else:
+            elif p.seat not in deciding:
                 out.append(Reply(to="channel", place=g.row.place, game_id=g.id, seq=g.seq, mentions=[user],
                                  text=f"<@{user}> ({g.name_of(p.seat)}): {p.text}{rule}",
                                  buttons=self.buttons(g, p.seat, p, limit=PUBLIC_BUTTONS)))
+            elif phase_changed:
+                out.append(Reply(to="channel", place=g.row.place, game_id=g.id, seq=g.seq,
+                                 text=f"{g.name_of(p.seat)} ({p.seat}): {p.text}{rule}",
+                                 buttons=self.buttons(g, p.seat, p, limit=PUBLIC_BUTTONS)))
+            elif user == actor:
+                out.append(Reply(to="private", user=user, place=place or g.row.place, game_id=g.id, seq=g.seq,
+                                 text=f"Next: {p.text}{rule}", buttons=self.buttons(g, p.seat, p)))
         return out
 
     def buttons(self, g: Live, seat: str, prompt: Prompt, limit: int = MAX_BUTTONS) -> list[Button]:

@@ -6,6 +6,7 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
+from bot import phaselog
 from bot.live import Live, full_replay
 from bot.records import GameRecord, LoggedAction, dumps
 from bot.replies import Button, Command, Reply
@@ -246,8 +247,9 @@ async def accept(core: Core, cmd: Command) -> list[Reply]:
                 intro += f"\nSet-up rolls: {rolls}."
             replies = [Reply(to="channel", place=g.row.place, text=intro, game_id=g.id, seq=0,
                              mentions=list(g.seats.values()))]
-            replies += core.board_replies(g, force=True)
-            replies += core.prompt_replies(g, [])
+            replies += phaselog.shape(g, core.board_replies(g, force=True) + core.prompt_replies(g, []), seq=0,
+                                      actor=cmd.user, place=cmd.place, over=False)
+            await phaselog.save(core, g, now)
             await core._save_board_key(g, now)
             replies = await core.queue(g.id, replies)
         return replies

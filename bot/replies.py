@@ -59,4 +59,7 @@ class Reply(BaseModel):
     secret_prompt: bool = False
     """A private decision panel: when the DM cannot be delivered, the transport falls back
     to a 'Choose privately' button in ``place``."""
+    edit_key: str = ""
+    """A message edited in place: the first reply with this key is posted, later ones replace its text
+    (and its buttons); a transport that cannot edit shows it again."""
     outbox_id: int | None = None

@@ -116,6 +116,9 @@ class Delivery:
     async def _post(self, r: Reply, interaction: discord.Interaction | None = None) -> bool:
         """Post in a channel or a DM; True when it went to the interacting member privately instead."""
         if r.to == "channel" and not r.place.startswith("dm:"):
+            if r.edit_key:
+                await self.edit_or_send(r)
+                return False
             await self.send(self.client.get_partial_messageable(int(r.place)), r)
             return False
         user = r.user if r.to != "channel" else r.place.removeprefix("dm:")
@@ -139,6 +142,24 @@ class Delivery:
         for text in parts[:-1]:
             await target.send(content=text, allowed_mentions=msg["allowed_mentions"])
         await target.send(content=parts[-1], **{k: v for k, v in msg.items() if v is not None})
+
+    async def edit_or_send(self, r: Reply) -> None:
+        """A phase message (bot/phaselog.py): edited in place once posted, its buttons replaced by the reply's."""
+        key = f"discord:edit:{r.edit_key}"
+        rec = await self.core.store.place_settings(key)
+        msg = await self._message(r)
+        text = chunks(msg.pop("content"))[0]
+        channel = self.client.get_partial_messageable(int(r.place))
+        if rec:
+            try:
+                await channel.get_partial_message(int(rec["message"])).edit(
+                    content=text, view=msg["view"], allowed_mentions=msg["allowed_mentions"])
+                return
+            except discord.NotFound:
+                pass  # the message was deleted: post it again
+        sent = await channel.send(content=text, **{k: v for k, v in msg.items() if v is not None})
+        async with self.core.store.transaction():
+            await self.core.store.set_place_settings(key, {"channel": r.place, "message": str(sent.id)})
 
     async def _message(self, r: Reply) -> dict[str, Any]:
         files = []

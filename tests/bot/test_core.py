@@ -72,12 +72,17 @@ async def test_commitment_matches_the_revealed_nonce(core):
 
     await start_toy(core)
     r1 = await say(core, "alice", "/guess parity:odd", place="dm:alice")
-    digest = next(r.text for r in r1 if r.to == "channel").split("`")[1]
+    digest = next(r.text for r in r1 if r.to == "channel" and "commitment" in r.text).split("`")[1]
+    sealed = next(r.text for r in r1 if r.to == "private" and "sealed" in r.text)
+    assert f"`{digest}`" in sealed  # the player sees privately the string the thread shows
     r2 = await say(core, "bob", "/guess parity:even", place="dm:bob")
-    reveal = next(r.text for r in r2 if "nonce" in r.text)
-    nonce = reveal.split("#1 alice: /guess parity:odd (nonce `")[1].split("`")[0]
+    reveal = next(r for r in r2 if r.file_name)
+    assert reveal.text.startswith("Sealed choices opened") and len(reveal.text.splitlines()) == 1
+    row = next(ln for ln in reveal.file_text.splitlines() if ln.startswith("1\t"))
+    _seq, _seat, action, nonce, full = row.split("\t")
     act = Action(verb="guess", args={"parity": "odd"})
-    assert hashlib.sha256(f"{nonce}:{act.model_dump_json()}".encode()).hexdigest().startswith(digest)
+    assert action == act.model_dump_json() and full.startswith(digest)
+    assert hashlib.sha256(f"{nonce}:{act.model_dump_json()}".encode()).hexdigest() == full
 
 
 async def test_a_stranger_cannot_order_and_nothing_changes(core, store):
