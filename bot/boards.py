@@ -40,7 +40,7 @@ async def render_board_png(core: Core, game_id: int, viewer: str | None) -> byte
 async def replay_views(core: Core, game_id: int) -> list[View]:
     """A spectator's view of the game at the end of every phase so far, from the log."""
     from bot.live import config_of
-    from bot.records import rules_for
+    from bot.records import Folder, rules_for
     from engine.core.dice import RecordedDice, Roll
     from engine.core.protocol import Action
 
@@ -50,10 +50,12 @@ async def replay_views(core: Core, game_id: int) -> list[View]:
     rules = rules_for(config_of(row))
     state = rules.setup(config_of(row), RecordedDice([Roll.model_validate(r) for r in json.loads(row.setup_rolls)]))
     views = [rules.view(state, None)]
-    for a in await core.store.actions(row.id, row.branch):
+    actions = await core.store.actions(row.id, row.branch)
+    folder = Folder(rules, state, [Action.model_validate_json(a.action) for a in actions], trusted=True)
+    for a in actions:
         dice = RecordedDice([Roll.model_validate(r) for r in json.loads(a.rolls)])
-        state, _ = rules.replay_step(state, a.seat, Action.model_validate_json(a.action), dice)
-        v = rules.view(state, None)
+        folder.step(a.seat, Action.model_validate_json(a.action), dice)
+        v = rules.view(folder.state, None)
         if (v.turn, v.phase) != (views[-1].turn, views[-1].phase):
             views.append(v)
         else:

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 
 from pydantic import BaseModel
 
-from bot import lifecycle, moderation, phaselog
+from bot import confirm, lifecycle, lookup, moderation, phaselog, undo
 from bot.live import SNAPSHOT_EVERY, Live, load_live
 from bot.parsing import ParseError, parse_command
 from bot.records import commitment, dumps
@@ -26,7 +26,7 @@ from bot.replies import Button, Command, Reply
 from bot.store import Store
 from engine.core.dice import SeededDice
 from engine.core.errors import RuleError
-from engine.core.protocol import Action, Event, Prompt
+from engine.core.protocol import MODERATOR, Action, Event, Prompt
 
 log = logging.getLogger("hexhive.core")
 
@@ -159,7 +159,13 @@ class Core:
             if row is None:
                 raise Refusal(f"there is no game #{text}")
             return await load_live(self.store, row)
-        return self.find_game(cmd, statuses=("invited", "active", "paused"))
+        try:
+            return self.find_game(cmd, statuses=("invited", "active", "paused"))
+        except Refusal:
+            finished = await lookup.finished_here(self, cmd)  # a finished game's own thread knows its game
+            if finished is None:
+                raise
+            return finished
 
     def autocomplete(self, cmd: Command, arg: str, typed: str, limit: int = MAX_BUTTONS) -> list[str]:
         """Legal values of ``arg`` for the order ``cmd.name``, filtered by what was typed (at most ``limit``)."""
@@ -192,11 +198,15 @@ class Core:
             if not seats:
                 players = " and ".join(g.name_of(s) for s in g.rules.seats)
                 raise Refusal(f"you are not playing in game #{g.id} ({players} are)")
-            args = {k: v for k, v in cmd.args.items() if k not in ("game", "as")}
+            args = {k: v for k, v in confirm.bot_args(cmd.args).items() if k not in ("game", "as")}
             action = Action(verb=cmd.name, args=args)
             seat = self._seat_for(g, seats, cmd)
             await self._check_waiting(g, seat, action.verb)
             action = self._canonical(g, seat, action)
+            if not confirm.confirmed(cmd.args) and g.rules.is_legal(g.state, seat, action):
+                warning = g.rules.caution(g.state, seat, action)
+                if warning:
+                    return [confirm.ask(g, cmd, seat, action, warning)]
             prompt = g.rules.prompt_for(g.state, seat, action.verb)
             seq = g.seq + 1
             dice = SeededDice(g.row.seed, seq, g.dice_key)
@@ -292,8 +302,10 @@ class Core:
                 else:
                     replies += self.prompt_replies(g, before, phase_changed=bool(board), actor=cmd.user,
                                                    place=cmd.place)
+                offer = over is None and seat != MODERATOR and undo.may_offer(g, seat, rolls, secret, events,
+                                                                              bool(board))
                 replies = phaselog.shape(g, replies, seq=seq, actor=cmd.user, place=cmd.place,
-                                         over=over is not None)
+                                         over=over is not None, undo=undo.button(g) if offer else None)
                 await phaselog.save(self, g, now)
                 await self._save_board_key(g, now)
                 replies = await self.queue(g.id, replies)

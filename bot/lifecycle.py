@@ -6,7 +6,7 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from bot import phaselog
+from bot import confirm, phaselog
 from bot.live import Live, full_replay
 from bot.records import GameRecord, LoggedAction, dumps
 from bot.replies import Button, Command, Reply
@@ -289,7 +289,7 @@ async def replay(core: Core, cmd: Command) -> list[Reply]:
     text = cmd.args.get("game", "").lstrip("#")
     row = await core.store.game(int(text)) if text.isdigit() else None
     if row is None or row.status in ("invited", "declined"):
-        row = core.find_game(cmd, statuses=("active", "paused")).row
+        row = (await core.find_any(cmd)).row
     async with core.store.transaction():
         return await core.queue(row.id, [Reply(to="channel", place=row.place, game_id=row.id, animation=True,
                                                text=f"Game #{row.id}, phase by phase.")])
@@ -392,6 +392,8 @@ async def resign(core: Core, cmd: Command) -> list[Reply]:
         raise _refuse(f"only a player can resign game #{g.id}")
     loser = seats[0]
     winner = next((s for s in g.rules.seats if s != loser), None)
+    if not confirm.confirmed(cmd.args):
+        return [confirm.ask_resign(g, cmd, winner)]
     return await finish(core, g, winner, f"{g.name_of(loser)} resigned")
 
 

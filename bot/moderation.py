@@ -12,6 +12,7 @@ import json
 import secrets
 from typing import TYPE_CHECKING
 
+from bot import lookup
 from bot.lifecycle import Handler, finish
 from bot.live import load_live
 from bot.replies import Command, Reply
@@ -88,10 +89,13 @@ async def branches(core: Core, cmd: Command) -> list[Reply]:
 
 @command("mod rollback")
 async def rollback(core: Core, cmd: Command) -> list[Reply]:
-    """Move the game back to just after action ``to`` (0 = the start), keeping the abandoned branch."""
-    g = core.find_game(cmd)
+    """Move the game back to just after action ``to`` (0 = the start), keeping the abandoned branch.
+
+    A finished game can be rolled back too: it becomes active again, on the new branch.
+    """
+    g = await lookup.for_rollback(core, cmd)
     to = cmd.args.get("to", "")
-    if not to.isdigit() or int(to) >= g.seq:
+    if not to.isdigit() or int(to) > g.seq or (int(to) == g.seq and g.row.status != "over"):
         raise _refuse(f"to must be an action number below the current one ({g.seq}); /game log shows them")
     reason = cmd.args.get("reason", "")
     async with g.lock:
@@ -100,6 +104,10 @@ async def rollback(core: Core, cmd: Command) -> list[Reply]:
         now = core.now()
         async with core.store.transaction():
             new = await core.store.fork(g.id, old, int(to), key, f"rollback by {cmd.user}: {reason}".strip(), now)
+            if g.row.status == "over":  # the game is played again from the kept actions
+                settings = g.row.settings_dict
+                settings.pop("result", None)
+                await core.store.update_game(g.id, now, status="active", settings=json.dumps(settings))
             row = await core.store.game(g.id)
             assert row is not None
             fresh = await load_live(core.store, row)

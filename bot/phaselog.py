@@ -68,7 +68,8 @@ def _is_lines(r: Reply, g: Live) -> bool:
             and not r.file_name and not r.edit_key and not r.animation)
 
 
-def shape(g: Live, replies: list[Reply], *, seq: int, actor: str, place: str, over: bool) -> list[Reply]:
+def shape(g: Live, replies: list[Reply], *, seq: int, actor: str, place: str, over: bool,
+          undo: Button | None = None) -> list[Reply]:
     """Turn one order's replies into a quiet thread's: edits of the phase message, one post a phase."""
     pm = record(g)
     lines_replies = [r for r in replies if _is_lines(r, g)]
@@ -85,7 +86,7 @@ def shape(g: Live, replies: list[Reply], *, seq: int, actor: str, place: str, ov
     if over or board is None:
         out += ([board] if board is not None else []) + [r for r in rest if r.to != "private"] + prompts
         _save(g, pm)
-        return _acks(out, rest, lines, actor, place)
+        return _acks(out, rest, lines, actor, place, undo)
     pings = [p for p in prompts if p.mentions]
     if closing_empty and pm is not None and not pings:
         # 4.x "nothing happened": the new phase is written into the same message, no new post.
@@ -104,18 +105,25 @@ def shape(g: Live, replies: list[Reply], *, seq: int, actor: str, place: str, ov
         out += prompts[1:]
     out += [r for r in rest if r.to != "private"]
     _save(g, pm)
-    return _acks(out, rest, lines, actor, place)
+    return _acks(out, rest, lines, actor, place, undo)
 
 
-def _acks(out: list[Reply], rest: list[Reply], lines: list[str], actor: str, place: str) -> list[Reply]:
-    """The acting player's private acknowledgement first: what their order did and what comes next."""
+def _acks(out: list[Reply], rest: list[Reply], lines: list[str], actor: str, place: str,
+          undo: Button | None) -> list[Reply]:
+    """The acting player's private acknowledgement first: what their order did, what comes next, Undo."""
     privates = [r for r in rest if r.to == "private"]
-    if lines and not any(r.user == actor for r in privates):
-        privates.insert(0, Reply(to="private", user=actor, place=place, text="Done: " + "\n".join(lines)))
-    elif lines:
-        first = next(r for r in privates if r.user == actor)
-        privates[privates.index(first)] = first.model_copy(update={"text": "Done: " + "\n".join(lines)
-                                                                   + "\n" + first.text})
+    mine = next((r for r in privates if r.user == actor), None)
+    if mine is None and (lines or undo is not None):
+        game = next((r.game_id for r in out if r.game_id is not None), None)
+        seq = next((r.seq for r in out if r.seq is not None), None)
+        mine = Reply(to="private", user=actor, place=place, game_id=game, seq=seq, text="")
+        privates.insert(0, mine)
+    if mine is not None:
+        text = "\n".join(x for x in ["Done: " + "\n".join(lines) if lines else "", mine.text] if x)
+        buttons = list(mine.buttons)
+        if undo is not None:
+            buttons = buttons[:24] + [undo]
+        privates[privates.index(mine)] = mine.model_copy(update={"text": text or "Done.", "buttons": buttons})
     return privates + out
 
 

@@ -97,6 +97,18 @@ def build_help() -> app_commands.Command:
     return help_
 
 
+def build_undo() -> app_commands.Command:
+    """/undo: take back your own last order of this phase (bot/undo.py)."""
+
+    @app_commands.command(name="undo", description="Take back your own last order of this phase")
+    @app_commands.describe(game=GAME_ID)
+    @app_commands.autocomplete(game=ac.game_ids)
+    async def undo_(interaction: discord.Interaction, game: str | None = None) -> None:
+        await hive_of(interaction).run(interaction, "undo", args_of(game=game))
+
+    return undo_
+
+
 RESOLVERS = {"dice": "A step-reduction (bucket of dice) combat", "assault": "A close assault"}
 
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.confirm import extra_lines
 from bot.replies import Button
 
 if TYPE_CHECKING:
@@ -90,7 +91,7 @@ def candidate_lines(core: Core, g: Live, user: str) -> list[str]:
     for p in g.pending():
         if g.user_of(p.seat) == user:
             out += [b.command for b in core.buttons(g, p.seat, p)]
-    return out
+    return out + extra_lines(core, g, user)  # Undo, Resign, and orders asked to be confirmed
 
 
 def _owners(core: Core, g: Live, h: str) -> list[str]:

@@ -324,8 +324,15 @@ class GameRules(ABC):
         return style
 
     def caution(self, state: BaseModel, seat: str, action: Action) -> str:
-        """A warning a player must confirm before a legal ``action`` that is easy to regret; empty when none."""
-        return ""
+        """A warning a player must confirm before a legal ``action`` that is easy to regret; empty when none.
+
+        Games answer in ``engine/games/<game>/labels.py`` (``caution(state, seat, action)``).
+        """
+        from engine.core.labels import game_labels
+
+        own = game_labels(self)
+        check = getattr(own, "caution", None)
+        return str(check(state, seat, action)) if check is not None else ""
 
     def apply(self, state: BaseModel, seat: str, action: Action, dice: Dice) -> tuple[BaseModel, list[Event]]:
         """Check legality, then apply. Raises a ``RuleError`` and changes nothing when illegal."""

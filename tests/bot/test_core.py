@@ -247,7 +247,7 @@ async def test_a_choice_made_in_private_steps_is_announced_once_with_a_hash_bind
     for a in picks:
         r = await say(core, "alice", a.text(), place="dm:alice")
         assert [x.to for x in r if x.to == "channel"] == [], "a single pick must not be announced"
-    r = await say(core, "alice", "/ready", place="dm:alice")
+    r = await say(core, "alice", "/ready confirm:yes", place="dm:alice")  # 2 picks: points left unspent
     line = next(x.text for x in r if x.to == "channel" and "commitment" in x.text)
     shown = line.split("commitment `")[1].split("`")[0]
     sealed = [s.commitment for s in await store.secrets(gid, 1, unrevealed=True)]
@@ -281,7 +281,7 @@ async def test_the_log_and_the_record_stop_at_a_choice_still_sealed_from_the_rea
 
 async def test_a_finished_game_can_still_be_read(core):
     gid = await start_toy(core)
-    await say(core, "alice", "/game resign")
+    await say(core, "alice", "/game resign confirm:yes")
     assert gid not in core.live
     for line in ("/game status", "/game log", "/game board", "/mod log", "/game replay"):
         r = await say(core, "carol", f"{line} game:{gid}", mod=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pydantic import BaseModel
+
 from engine.core.labels import default_label, default_style
 from engine.core.protocol import Action, ButtonStyle
 
@@ -40,3 +42,26 @@ def style(action: Action) -> ButtonStyle:
     if action.verb == "cancel":
         return "secondary"
     return default_style(action)
+
+
+def caution(state: BaseModel, seat: str, action: Action) -> str:
+    """8.1-8.2: ending the human close combat sets off last turn's charges; say which would hit the Marines."""
+    from engine.games.annihilator import data
+    from engine.games.annihilator.demolition import order_text, pattern_numbers
+    from engine.games.annihilator.state import State
+
+    if action.verb != "done" or not isinstance(state, State) or state.step != "h_combat" or seat != data.MARINES:
+        return ""
+    own: dict[str, list[str]] = {}
+    for u in state.side_units(data.MARINES):
+        own.setdefault(u.hex, []).append(u.id)
+    hurt = []
+    for c in (c for c in state.charges if c.turn < state.turn):
+        hexes = [h for h in pattern_numbers(c.pattern, c.at, c.facing) if h in own]
+        if hexes:
+            where = "; ".join(f"{h} ({', '.join(own[h])})" for h in hexes)
+            hurt.append(f"{order_text(c)} reaches your own units in {where}")
+    if not hurt:
+        return ""
+    return ("/done ends close combat and sets off the charges (rule 8.1): " + "; ".join(hurt)
+            + ". Their results fall on your units too (rule 8.2)")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pydantic import BaseModel
+
 from engine.core.labels import default_label, default_style, is_hex
 from engine.core.protocol import Action, ButtonStyle
 
@@ -56,3 +58,17 @@ def style(action: Action) -> ButtonStyle:
     if action.verb == "cancel":
         return "secondary"
     return default_style(action)
+
+
+def caution(state: BaseModel, seat: str, action: Action) -> str:
+    """3.032: ``/ready`` with points left unspent commits a smaller army than the scenario allows."""
+    from engine.games.chitin import flow
+
+    if action.verb != "ready" or getattr(state, "step", "") != "forces":
+        return ""
+    points = flow.scenario(state).points  # type: ignore[arg-type]
+    total, _ = flow.army_points(list(getattr(state, "picks", {}).get(seat, [])))
+    if not points or total >= points:
+        return ""
+    return (f"your army has {total} of its {points} points; /ready commits it as it is, and the unspent "
+            f"{points - total} points are lost (rule 3.032)")
