@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 
 from pydantic import BaseModel
 
-from bot import confirm, lifecycle, lookup, moderation, phaselog, undo
+from bot import confirm, helpdesk, lifecycle, lookup, moderation, phaselog, undo
 from bot.live import SNAPSHOT_EVERY, Live, load_live
 from bot.parsing import ParseError, parse_command
 from bot.records import commitment, dumps
@@ -99,7 +99,7 @@ class Core:
         try:
             name, args = parse_command(line)
         except ParseError as exc:
-            return [private(user, place, f"Sorry, {exc}.")]
+            return [private(user, place, helpdesk.unknown_command(line) or f"Sorry, {exc}.")]
         return await self.handle(Command(user=user, place=place, name=name, args=args, is_moderator=is_moderator))
 
     async def handle(self, cmd: Command) -> list[Reply]:
@@ -122,6 +122,9 @@ class Core:
             return await handler(self, cmd)
         if cmd.name.split(" ")[0] in ("game", "mod", "resolve"):
             raise Refusal(f"there is no command /{cmd.name}; /help lists them")
+        unknown = helpdesk.unknown_command("/" + cmd.name)
+        if unknown:
+            raise Refusal(unknown.removeprefix("Sorry, "))
         return await self.play(cmd)
 
     # --- finding games --------------------------------------------------------------------------
@@ -232,6 +235,10 @@ class Core:
     def _canonical(self, g: Live, seat: str, action: Action) -> Action:
         """The legal action spelt as the player meant it: ``dir:ne`` for ``dir:NE``, ``aspect:stone`` for ``Stone``."""
         assert g.state is not None
+        if g.rules.is_legal(g.state, seat, action):
+            return action
+        kinds = {a.name: a.kind for v in g.rules.verbs() if v.verb == action.verb for a in v.args}
+        action = Action(verb=action.verb, args=helpdesk.forgiving_args(action.args, kinds))  # dir:south
         if g.rules.is_legal(g.state, seat, action):
             return action
         want = {k: str(v).strip().casefold() for k, v in action.args.items()}
@@ -431,6 +438,9 @@ class Core:
     def end_lines(self, g: Live, winner: str | None, reason: str) -> list[Reply]:
         """The result, and the dice seed so anyone can check every roll."""
         who = f"{g.name_of(winner)} ({winner}) wins" if winner else "The game is drawn"
+        if g.rules.name in phaselog.RESOLVERS:  # a stand-alone combat is resolved, not won or drawn
+            who = "Resolved" + (f", {g.name_of(winner)} ({winner}) ahead" if winner else "")
+            reason = phaselog.named(g, reason)
         seed = (f"\nDice seed: `{g.row.seed}` (fixed when the game was created)." if g.row.seed_public else
                 f"\nDice seed: `{g.row.seed}`; its SHA-256 was published when the game began, so anyone "
                 "can check every roll (docs/record-format.md).")

@@ -51,7 +51,10 @@ hexhive runs two-player hex-and-counter games. Commands:
   /game resign                          give the game up
   /game export                          the game record as JSON
   /game replay                          an animated replay of the game so far
-  /game help                            what the game is waiting for now, in plain words
+  /game help [all:yes]                  what you can do now, with examples (all:yes: every order)
+  /game moves unit:ID                   one unit's legal orders now
+  /game options [game:NAME]             the games; a game's scenarios, seats and options
+  /undo                                 take back your own last order of this phase
   /resolve dice opponent:USER ...       a stand-alone step-reduction combat
   /resolve assault opponent:USER ...    a stand-alone close assault
   /mod pause|resume|rollback|branches|restore|replace|end|log   moderators only
@@ -62,43 +65,16 @@ Games: {games}. In a game, its own orders (/move, ...) are listed by /game help.
 @command("game help")
 async def help_command(core: Core, cmd: Command) -> list[Reply]:
     """General help, or what the current game is waiting on."""
+    from bot import helpdesk
     from bot.core import Refusal, private
 
     try:
         g = core.find_game(cmd)
     except Refusal:
         return [private(cmd.user, cmd.place, GENERAL_HELP.format(games=", ".join(registry.names())))]
-    return [private(cmd.user, cmd.place, game_help(g, cmd.user))]
-
-
-def game_help(g: Live, user: str) -> str:
-    """What the game waits on, the rule it applies, and the orders of the game."""
-    lines = [f"Game #{g.id}: {g.rules.title} ({g.row.status})."]
-    if g.state is not None:
-        for p in g.pending():
-            mine = g.user_of(p.seat) == user
-            who = "You" if mine else f"{g.name_of(p.seat)} ({p.seat})"
-            rule = f" (rule {p.rule})" if p.rule else ""
-            verbs = ", ".join("/" + v for v in p.verbs)
-            lines.append(f"- {who}: {p.text}{rule}. Answer with {verbs}." if mine or not p.secret
-                         else f"- {who}: a private choice{rule}.")
-            if mine:
-                lines += _examples(g, p.seat, p.verbs)
-    lines.append("Orders of this game:")
-    for v in g.rules.verbs():
-        args = " ".join(f"{a.name}:{a.kind.upper()}" if a.required else f"[{a.name}:{a.kind.upper()}]" for a in v.args)
-        rule = f" (rule {v.rule})" if v.rule else ""
-        lines.append(f"  /{v.verb} {args}  {v.help}{rule}".rstrip())
-    return "\n".join(lines)
-
-
-def _examples(g: Live, seat: str, verbs: tuple[str, ...], limit: int = 8) -> list[str]:
-    assert g.state is not None
-    legal = [a for a in g.rules.legal_now(g.state, seat) if a.verb in verbs]
-    shown = [f"    {a.text()}" for a in legal[:limit]]
-    if len(legal) > limit:
-        shown.append(f"    ... and {len(legal) - limit} more (on Discord, autocomplete offers them all)")
-    return (["  For example:"] + shown) if shown else []
+    if cmd.args.get("all", "").casefold() in ("yes", "true", "on"):
+        return [private(cmd.user, cmd.place, helpdesk.all_orders(g.rules))]
+    return [private(cmd.user, cmd.place, helpdesk.game_help(g, cmd.user))]
 
 
 # --- new game, accept, decline -----------------------------------------------------------------------
@@ -107,11 +83,14 @@ def _examples(g: Live, seat: str, verbs: tuple[str, ...], limit: int = 8) -> lis
 @command("game new")
 async def new_game(core: Core, cmd: Command) -> list[Reply]:
     """Challenge a member to a game; the game's thread is opened and the opponent invited."""
+    from bot import helpdesk
     from bot.core import private
 
-    name = cmd.args.get("game", "")
-    if not name:
-        raise _refuse("say which game: /game new game:NAME opponent:USER (games: " + ", ".join(registry.names()) + ")")
+    name = helpdesk.game_name(cmd.args.get("game", ""))
+    if not name:  # the games, and how to see their options
+        return [private(cmd.user, cmd.place, helpdesk.games_list())]
+    if cmd.args.get("options", "").strip().casefold() == "help":
+        return [private(cmd.user, cmd.place, helpdesk.options_text(registry.get(name)))]
     return await _create(core, cmd, name, {k: v for k, v in cmd.args.items() if k != "game"}) or [
         private(cmd.user, cmd.place, "Nothing was created.")
     ]
@@ -130,6 +109,8 @@ async def resolve_assault(core: Core, cmd: Command) -> list[Reply]:
 
 
 async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> list[Reply]:
+    from bot import helpdesk
+
     rules = registry.get(game)
     if "options" in args:  # a free-text field of name:value words (Discord), merged under explicit ones
         args = option_words(args["options"]) | {k: v for k, v in args.items() if k != "options"}
@@ -138,7 +119,7 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
         raise _refuse(f"name your opponent: /game new game:{game} opponent:USER")
     if opponent == cmd.user:
         raise _refuse("you cannot challenge yourself; name another member as opponent")
-    scenario = args.get("scenario", rules.scenarios[0] if rules.scenarios else "")
+    scenario = helpdesk.choice(args.get("scenario", rules.scenarios[0] if rules.scenarios else ""), rules.scenarios)
     if rules.scenarios and scenario not in rules.scenarios:
         raise _refuse(f"{rules.title} has no scenario '{scenario}'; choose one of: {', '.join(rules.scenarios)}")
     seat = args.get("seat", rules.seats[0])
@@ -297,11 +278,13 @@ async def replay(core: Core, cmd: Command) -> list[Reply]:
 
 @command("game status")
 async def status(core: Core, cmd: Command) -> list[Reply]:
-    """Turn, phase and whose decision it is."""
+    """Turn, phase and whose decision it is (and the clock)."""
+    from bot import helpdesk
     from bot.core import private
 
     g = await core.find_any(cmd)
-    return [private(cmd.user, cmd.place, status_text(g, cmd.user))]
+    clock = await helpdesk.clock_line(core, g)
+    return [private(cmd.user, cmd.place, status_text(g, cmd.user) + (f"\n{clock}" if clock else ""))]
 
 
 def status_text(g: Live, user: str) -> str:

@@ -14,6 +14,7 @@ the same message. A transport that cannot edit prints the edit again (the consol
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,10 @@ from engine.core.protocol import Action
 if TYPE_CHECKING:
     from bot.core import Core
     from bot.live import Live
+
+RESOLVERS = ("dice", "assault")
+"""The stand-alone combats: their seats are roles (attacker, defender), so posts name the members."""
+_ROLE = re.compile(r"\b([Tt]he )?(attacker|defender)('s)?\b")
 
 EDIT_LIMIT = 1800
 """A phase message longer than this goes on in a new post (Discord allows 2,000 characters)."""
@@ -73,7 +78,7 @@ def shape(g: Live, replies: list[Reply], *, seq: int, actor: str, place: str, ov
     """Turn one order's replies into a quiet thread's: edits of the phase message, one post a phase."""
     pm = record(g)
     lines_replies = [r for r in replies if _is_lines(r, g)]
-    lines = [line for r in lines_replies for line in r.text.split("\n") if line.strip()]
+    lines = [named(g, line) for r in lines_replies for line in r.text.split("\n") if line.strip()]
     board = next((r for r in replies if r.to == "channel" and r.board and not r.edit_key), None)
     prompts = [r for r in replies if r.to == "channel" and not r.board and (r.mentions or r.buttons)
                and r.place == g.row.place and not over]
@@ -184,3 +189,17 @@ def sealed_reveal(g: Live, opened: list, actions: dict) -> Reply:
                  text=f"Sealed choices opened: {who}; each matches its commitment. "
                       "The nonces to check them are in the attached file.",
                  file_name=f"game-{g.id}-sealed-{first}.txt", file_text="\n".join(file_lines) + "\n")
+
+
+def named(g: Live, text: str) -> str:
+    """In a stand-alone combat, "the defender retreats" reads "bob (defender) retreats"."""
+    if g.rules.name not in RESOLVERS:
+        return text
+
+    def name(m: re.Match[str]) -> str:
+        seat = m.group(2)
+        if seat not in g.rules.seats:
+            return m.group(0)
+        return f"{g.name_of(seat)}'s" if m.group(3) else f"{g.name_of(seat)} ({seat})"
+
+    return _ROLE.sub(name, text)

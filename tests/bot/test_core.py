@@ -198,7 +198,7 @@ async def test_export_hides_sealed_choices_from_the_other_player(core):
     assert json.loads(r[0].file_text)["actions"][0]["action"]["args"] == {"parity": "odd"}
 
 
-@pytest.mark.parametrize("line", ["", "move", "/", "/game", "/game new", "/mod", "/take n", "/take :3",
+@pytest.mark.parametrize("line", ["", "move", "/", "/game", "/mod", "/take n", "/take :3",
                                   "/take n:1 n:2", '/take n:"1', "/game new game:toy", "/nosuch x:1"])
 async def test_malformed_lines_get_a_polite_private_answer(core, line):
     r = await say(core, "alice", line)
