@@ -25,6 +25,8 @@ LOBBY = "console:#lobby"
 CONSOLE_UPLOAD_LIMIT = 10 * 1024 * 1024
 """Discord's default upload limit, which the console's replays keep to as well."""
 MENTION = re.compile(r"<@!?([\w.-]+)>")
+AT_NAME = re.compile(r"(\b\w+:)@(?=[\w.-])")
+BOARD_FILE = re.compile(r"^board-(\d+)-")
 
 
 class ConsoleError(Exception):
@@ -48,6 +50,9 @@ class Console:
         core.open_thread = self.open_thread
         if out_dir:
             out_dir.mkdir(parents=True, exist_ok=True)
+            # Boards are numbered on from an earlier run's, so a new run never overwrites them.
+            numbers = [int(m[1]) for p in out_dir.glob("board-*.png") if (m := BOARD_FILE.match(p.name))]
+            self.boards = max(numbers, default=0)
 
     async def open_thread(self, parent: str, title: str) -> str:
         """A console 'thread': a new place named after the game's number (the next one in the database)."""
@@ -81,7 +86,8 @@ class Console:
         else:
             place = self.current.get(user, LOBBY)
         self.say(f"{user}> {m.group('cmd')}")
-        replies = await self.core.handle_line(user, place, m.group("cmd"), is_moderator=user in self.moderators)
+        command = AT_NAME.sub(r"\1", m.group("cmd"))  # opponent:@bob names bob, as a mention would
+        replies = await self.core.handle_line(user, place, command, is_moderator=user in self.moderators)
         for r in replies:
             if r.to == "channel" and not place.startswith("dm:"):
                 self.current[user] = r.place
