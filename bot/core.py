@@ -415,10 +415,10 @@ class Core:
                                  buttons=self.buttons(g, p.seat, p), secret_prompt=True))
             elif p.seat not in deciding:
                 out.append(Reply(to="channel", place=g.row.place, game_id=g.id, seq=g.seq, mentions=[user],
-                                 text=f"<@{user}> ({g.name_of(p.seat)}): {p.text}{rule}",
+                                 text=f"<@{user}> ({g.name_of(p.seat)}): {p.text}{rule}", prompt=True,
                                  buttons=self.buttons(g, p.seat, p, limit=PUBLIC_BUTTONS)))
             elif phase_changed:
-                out.append(Reply(to="channel", place=g.row.place, game_id=g.id, seq=g.seq,
+                out.append(Reply(to="channel", place=g.row.place, game_id=g.id, seq=g.seq, prompt=True,
                                  text=f"{g.name_of(p.seat)} ({p.seat}): {p.text}{rule}",
                                  buttons=self.buttons(g, p.seat, p, limit=PUBLIC_BUTTONS)))
             elif user == actor:

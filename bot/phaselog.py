@@ -29,6 +29,8 @@ RESOLVERS = ("dice", "assault")
 """The stand-alone combats: their seats are roles (attacker, defender), so posts name the members."""
 _ROLE = re.compile(r"\b([Tt]he )?(attacker|defender)('s)?\b")
 
+INLINE_NONCES = 4
+"""A reveal of at most this many choices is one line of the phase message; more go in an attached file."""
 EDIT_LIMIT = 1800
 """A phase message longer than this goes on in a new post (Discord allows 2,000 characters)."""
 
@@ -70,7 +72,7 @@ def edit_reply(g: Live, pm: dict[str, Any], seq: int, *, board: bool = False,
 
 def _is_lines(r: Reply, g: Live) -> bool:
     return (r.to == "channel" and r.place == g.row.place and not r.board and not r.mentions and not r.buttons
-            and not r.file_name and not r.edit_key and not r.animation)
+            and not r.file_name and not r.edit_key and not r.animation and not r.prompt)
 
 
 def shape(g: Live, replies: list[Reply], *, seq: int, actor: str, place: str, over: bool,
@@ -80,8 +82,7 @@ def shape(g: Live, replies: list[Reply], *, seq: int, actor: str, place: str, ov
     lines_replies = [r for r in replies if _is_lines(r, g)]
     lines = [named(g, line) for r in lines_replies for line in r.text.split("\n") if line.strip()]
     board = next((r for r in replies if r.to == "channel" and r.board and not r.edit_key), None)
-    prompts = [r for r in replies if r.to == "channel" and not r.board and (r.mentions or r.buttons)
-               and r.place == g.row.place and not over]
+    prompts = [r for r in replies if r.to == "channel" and r.prompt and r.place == g.row.place and not over]
     rest = [r for r in replies if r not in lines_replies and r is not board and r not in prompts]
     out: list[Reply] = []
     closing_empty = pm is not None and pm.get("orders", 0) == 0 and not lines
@@ -92,6 +93,7 @@ def shape(g: Live, replies: list[Reply], *, seq: int, actor: str, place: str, ov
         out += ([board] if board is not None else []) + [r for r in rest if r.to != "private"] + prompts
         _save(g, pm)
         return _acks(out, rest, lines, actor, place, undo)
+    out += [r for r in rest if r.to != "private"]  # a reveal belongs to the phase it closes
     pings = [p for p in prompts if p.mentions]
     if closing_empty and pm is not None and not pings:
         # 4.x "nothing happened": the new phase is written into the same message, no new post.
@@ -108,7 +110,6 @@ def shape(g: Live, replies: list[Reply], *, seq: int, actor: str, place: str, ov
         out.append(edit_reply(g, pm, seq, board=True, buttons=merged.buttons if merged else [],
                               mentions=merged.mentions if merged else []))
         out += prompts[1:]
-    out += [r for r in rest if r.to != "private"]
     _save(g, pm)
     return _acks(out, rest, lines, actor, place, undo)
 
@@ -185,6 +186,10 @@ def sealed_reveal(g: Live, opened: list, actions: dict) -> Reply:
         file_lines.append("\t".join((str(s.seq), a.seat, act.model_dump_json(), s.nonce, s.commitment)))
     who = " and ".join(f"{n} of {g.name_of(seat)} ({seat})" for seat, n in count.items())
     first = min((s.seq for s in opened), default=0)
+    if len(opened) <= INLINE_NONCES:  # a line of the phase message, the nonces folded away (a spoiler)
+        nonces = ", ".join(f"`#{s.seq} {s.nonce}`" for s in opened)
+        return Reply(to="channel", place=g.row.place, game_id=g.id, seq=g.seq + 1,
+                     text=f"Sealed choices opened: {who}; each matches its commitment (nonces: ||{nonces}||).")
     return Reply(to="channel", place=g.row.place, game_id=g.id, seq=g.seq + 1,
                  text=f"Sealed choices opened: {who}; each matches its commitment. "
                       "The nonces to check them are in the attached file.",

@@ -59,6 +59,8 @@ class Reply(BaseModel):
     secret_prompt: bool = False
     """A private decision panel: when the DM cannot be delivered, the transport falls back
     to a 'Choose privately' button in ``place``."""
+    prompt: bool = False
+    """A decision put to a player in the channel (bot/phaselog.py merges it into its phase's post)."""
     edit_key: str = ""
     """A message edited in place: the first reply with this key is posted, later ones replace its text
     (and its buttons); a transport that cannot edit shows it again."""

@@ -73,9 +73,10 @@ class SecretWatch:
     def after(self, start: int) -> None:
         """Look at what was posted or edited since ``start``: a choice may show only in the posts that open it."""
         new = self.fake.channel_payloads(start)
-        opening = "\n".join(f[1].decode() for s in new if s.content.startswith("Sealed choices opened")
-                            for f in s.files)  # one line a choice: seq, seat, action, nonce, commitment
-        opens = {c.seq for c in self.sealed if f"\n{c.seq}\t" in "\n" + opening}
+        # a few choices: "`#seq nonce`" in a line of the post; many: a file, one line a choice (seq, tab, ...)
+        opening = "\n".join([s.content for s in new if "Sealed choices opened" in s.content]
+                            + [f[1].decode() for s in new if "Sealed choices opened" in s.content for f in s.files])
+        opens = {c.seq for c in self.sealed if f"\n{c.seq}\t" in "\n" + opening or f"`#{c.seq} " in opening}
         for c in self.sealed:
             if c.seq in opens:
                 continue
@@ -156,7 +157,7 @@ async def test_a_whole_oneworld_game_on_discord(fake, bot, core):
 
     posts = t.in_channel(thread)
     end = next(s for s in posts if s.content.startswith(f"Game #{gid} is over."))
-    last_opened = max(i for i, s in enumerate(posts) if s.content.startswith("Sealed choices opened"))
+    last_opened = max(i for i, s in enumerate(posts) if "Sealed choices opened" in s.content)
     assert posts.index(end) > last_opened
     assert "Alice (BORG) wins: CHEZ's god has lost all its lives." in end.content
     assert "Dice seed: `1`" in end.content
