@@ -27,11 +27,20 @@ async def board_view(core: Core, game_id: int, viewer: str | None) -> View | Non
     return rules_for(config_of(row)).view(state, viewer)
 
 
-async def render_board_png(core: Core, game_id: int, viewer: str | None) -> bytes | None:
-    """PNG bytes of a game's board, rendered in a worker thread (Pillow releases the GIL)."""
+async def render_board_png(core: Core, game_id: int, viewer: str | None,
+                           highlights: tuple[str, ...] | list[str] = ()) -> bytes | None:
+    """PNG bytes of a game's board, rendered in a worker thread (Pillow releases the GIL).
+
+    ``highlights``: hexes outlined as legal destinations (``/game moves ... board:yes``).
+    """
     view = await board_view(core, game_id, viewer)
     if view is None:
         return None
+    if highlights:
+        from engine.core.protocol import HighlightView
+
+        extra = tuple(HighlightView(hex=h, kind="legal") for h in dict.fromkeys(highlights))
+        view = view.model_copy(update={"highlights": view.highlights + extra})
     from render import board
 
     return await asyncio.to_thread(board, view)

@@ -144,7 +144,7 @@ class Console:
             self.say(f"{' ' * len(head)}   (animation: {len(gif)} bytes)")
 
     async def _board(self, r: Reply, head: str) -> None:
-        png = await render_board_png(self.core, r.game_id or 0, r.viewer)
+        png = await render_board_png(self.core, r.game_id or 0, r.viewer, r.highlights)
         if png is None:
             return
         self.boards += 1

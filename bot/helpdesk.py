@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from bot.lifecycle import command
 from bot.replies import Command, Reply
 from engine.core import registry
-from engine.core.labels import DIRECTIONS
+from engine.core.labels import DIRECTIONS, is_hex
 from engine.core.protocol import Action, ArgValue, GameRules
 
 if TYPE_CHECKING:
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 EXAMPLES = 3
 MOVES_SHOWN = 25
+DESTINATIONS = ("to", "at", "on", "hex")
+"""Arguments that name the hex an order reaches (outlined on a /game moves board)."""
 
 
 # --- what the asker can do now -------------------------------------------------------------------
@@ -121,7 +123,12 @@ async def moves(core: Core, cmd: Command) -> list[Reply]:
         return [private(cmd.user, cmd.place, f"{unit} has no legal order now in game #{g.id}.")]
     shown = [f"  {a.text()}   ({g.rules.label(a)})" for a in found[:MOVES_SHOWN]]
     more = f"\n  ... and {len(found) - MOVES_SHOWN} more" if len(found) > MOVES_SHOWN else ""
-    return [private(cmd.user, cmd.place, f"Orders of {unit} now ({len(found)}):\n" + "\n".join(shown) + more)]
+    reply = private(cmd.user, cmd.place, f"Orders of {unit} now ({len(found)}):\n" + "\n".join(shown) + more)
+    if cmd.args.get("board", "").casefold() in ("yes", "true", "on"):
+        # The hexes its orders reach, outlined on the player's own board, privately.
+        reply.game_id, reply.seq, reply.board, reply.viewer = g.id, g.seq, True, seats[0]
+        reply.highlights = [str(v) for a in found for k, v in a.args.items() if k in DESTINATIONS and is_hex(v)]
+    return [reply]
 
 
 # --- the games and their options ---------------------------------------------------------------------

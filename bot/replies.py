@@ -48,6 +48,8 @@ class Reply(BaseModel):
     """Attach the game's board (rendered when posted)."""
     viewer: str | None = None
     """The seat whose view the board shows (None: a spectator's)."""
+    highlights: list[str] = Field(default_factory=list)
+    """Hexes the board outlines as legal destinations (a private ``/game moves`` board)."""
     animation: bool = False
     """Attach an animated replay of the game so far (built from the log when posted)."""
     buttons: list[Button] = Field(default_factory=list)

@@ -79,10 +79,13 @@ def build_game() -> app_commands.Group:
         await hive_of(interaction).run(interaction, "game help", args_of(game=game, all="yes" if all else None))
 
     @game.command(name="moves", description="One unit's legal orders now")
-    @app_commands.describe(unit="the unit's id, e.g. R3", game=GAME_ID)
+    @app_commands.describe(unit="the unit's id, e.g. R3", board="also show the hexes it can reach on the board",
+                           game=GAME_ID)
     @app_commands.autocomplete(game=ac.game_ids)
-    async def moves(interaction: discord.Interaction, unit: str, game: str | None = None) -> None:
-        await hive_of(interaction).run(interaction, "game moves", args_of(unit=unit, game=game))
+    async def moves(interaction: discord.Interaction, unit: str, board: bool | None = None,
+                    game: str | None = None) -> None:
+        await hive_of(interaction).run(interaction, "game moves",
+                                       args_of(unit=unit, board="yes" if board else None, game=game))
 
     @game.command(name="options", description="The games, or one game's scenarios, seats and options")
     @app_commands.describe(game="which game (all of them if left out)")

@@ -191,6 +191,8 @@ class Delivery:
 
     async def _board(self, r: Reply) -> bytes | None:
         try:
+            if r.highlights:  # a private board of one unit's moves
+                return await render_board_png(self.core, r.game_id or 0, r.viewer, r.highlights)
             return await self.render(self.core, r.game_id or 0, r.viewer)
         except Exception:
             log.exception("board of game %s could not be drawn", r.game_id)

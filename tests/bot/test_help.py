@@ -128,3 +128,22 @@ async def test_a_finished_games_own_thread_knows_its_game(core):
         assert r[0].game_id in (g.id, None)
     r = await say("carol", "/game status")
     assert f"Game #{g.id}" in r[0].text and "over" in r[0].text
+
+
+async def test_game_moves_board_outlines_the_hexes_the_unit_reaches(tmp_path):
+    from bot.boards import board_view, render_board_png
+
+    t, store = await table(tmp_path)
+    try:
+        await t.until("bob: /move stack:B1 to:0818")
+        r = await t.say("bob", "/game moves unit:B1 board:yes")
+        reply = r[0]
+        assert reply.to == "private" and reply.board and reply.viewer == "Blue"
+        assert "0818" in reply.highlights and all(len(h) == 4 for h in reply.highlights)
+        plain = await render_board_png(t.core, 1, "Blue")
+        marked = await render_board_png(t.core, 1, "Blue", reply.highlights)
+        assert plain and marked and plain != marked
+        view = await board_view(t.core, 1, "Blue")
+        assert not any(h.kind == "legal" for h in view.highlights)  # the game's own board is not changed
+    finally:
+        await store.close()
