@@ -19,7 +19,7 @@ from bot.lifecycle import command
 from bot.replies import Command, Reply
 from engine.core import registry
 from engine.core.labels import DIRECTIONS, is_hex
-from engine.core.protocol import Action, ArgValue, GameRules
+from engine.core.protocol import Action, ArgValue, GameConfig, GameRules
 
 if TYPE_CHECKING:
     from bot.core import Core
@@ -88,10 +88,10 @@ def game_help(g: Live, user: str) -> str:
     return "\n".join(lines)
 
 
-def all_orders(rules: GameRules) -> str:
-    """Every order of a game, with its arguments and rule."""
+def all_orders(rules: GameRules, config: GameConfig | None = None) -> str:
+    """Every order of a game (with these options), with its arguments and rule."""
     lines = [f"Orders of {rules.title}:"]
-    for v in rules.verbs():
+    for v in (rules.offered_verbs(config) if config is not None else rules.verbs()):
         args = " ".join(f"{a.name}:{a.kind.upper()}" if a.required else f"[{a.name}:{a.kind.upper()}]" for a in v.args)
         rule = f" (rule {v.rule})" if v.rule else ""
         lines.append(f"  /{v.verb} {args}  {v.help}{rule}".replace("  ", " ", 1).rstrip())

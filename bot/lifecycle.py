@@ -73,7 +73,7 @@ async def help_command(core: Core, cmd: Command) -> list[Reply]:
     except Refusal:
         return [private(cmd.user, cmd.place, GENERAL_HELP.format(games=", ".join(registry.names())))]
     if cmd.args.get("all", "").casefold() in ("yes", "true", "on"):
-        return [private(cmd.user, cmd.place, helpdesk.all_orders(g.rules))]
+        return [private(cmd.user, cmd.place, helpdesk.all_orders(g.rules, g.config))]
     return [private(cmd.user, cmd.place, helpdesk.game_help(g, cmd.user))]
 
 

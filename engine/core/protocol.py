@@ -323,6 +323,14 @@ class GameRules(ABC):
         style: ButtonStyle = own.style(action) if own is not None else default_style(action)
         return style
 
+    def offered_verbs(self, config: GameConfig) -> list[VerbSpec]:
+        """The orders a game with these options has (help lists no order its options leave out)."""
+        from engine.core.labels import game_labels
+
+        own = game_labels(self)
+        offered = getattr(own, "offered", None)
+        return [v for v in self.verbs() if offered is None or offered(config, v.verb)]
+
     def caution(self, state: BaseModel, seat: str, action: Action) -> str:
         """A warning a player must confirm before a legal ``action`` that is easy to regret; empty when none.
 

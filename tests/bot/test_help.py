@@ -147,3 +147,12 @@ async def test_game_moves_board_outlines_the_hexes_the_unit_reaches(tmp_path):
         assert not any(h.kind == "legal" for h in view.highlights)  # the game's own board is not changed
     finally:
         await store.close()
+
+
+async def test_12_0_help_offers_transform_and_flee_only_with_their_options(core):
+    g, say = await open_table(core, "console:#t", "game:oneworld")
+    r = await say("alice", "/game help all:yes")
+    assert "/move" in r[0].text and "/transform" not in r[0].text and "/flee" not in r[0].text
+    g2, say2 = await open_table(core, "console:#u", "game:oneworld god_powers:on flee_while_you_can:on")
+    r = await say2("alice", f"/game help all:yes game:{g2.id}")
+    assert "/transform" in r[0].text and "/flee" in r[0].text

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core.labels import default_label, default_style
-from engine.core.protocol import Action, ButtonStyle
+from engine.core.protocol import Action, ButtonStyle, GameConfig
 
 _ASPECTS = ("stone", "blade", "fog")
 
@@ -59,3 +59,16 @@ def style(action: Action) -> ButtonStyle:
     if action.verb == "move" and str(action.args.get("confirm", "")) == "lost":
         return "danger"
     return default_style(action)
+
+
+def offered(config: GameConfig, verb: str) -> bool:
+    """God Powers' /transform and Flee While You Can's /flee exist only with their options (12.0)."""
+    from engine.games.oneworld.options import parse_options
+
+    if verb not in ("transform", "flee"):
+        return True
+    try:
+        options = parse_options(dict(config.options))
+    except Exception:  # a config the set-up refused never gets this far; list everything
+        return True
+    return options.god_powers != "off" if verb == "transform" else options.flee_while_you_can
