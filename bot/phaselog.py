@@ -86,7 +86,9 @@ def shape(g: Live, replies: list[Reply], *, seq: int, actor: str, place: str, ov
     rest = [r for r in replies if r not in lines_replies and r is not board and r not in prompts]
     out: list[Reply] = []
     closing_empty = pm is not None and pm.get("orders", 0) == 0 and not lines
-    if lines:
+    if lines and len("\n".join(lines)) > EDIT_LIMIT:  # too long for one message: posted as it is
+        out.append(Reply(to="channel", place=g.row.place, text="\n".join(lines), game_id=g.id, seq=seq))
+    elif lines:
         pm = _append(g, pm, seq, lines)
         out.append(edit_reply(g, pm, seq))
     if over or board is None:

@@ -75,3 +75,18 @@ async def test_thread_noise_one_ping_per_hand_over_and_few_posts_per_turn(script
         assert t.posts <= len(t.phases) + 2, (script, t)
         assert t.pings <= max(t.handovers, 1), (script, t)
     assert turns and sum(t.lines for t in turns) > 0
+
+
+def test_a_phase_message_goes_on_in_a_new_post_before_it_is_too_long_to_edit():
+    from types import SimpleNamespace
+
+    from bot import phaselog
+
+    g = SimpleNamespace(id=1, row=SimpleNamespace(branch=1))
+    pm = None
+    keys = set()
+    for seq in range(1, 80):
+        pm = phaselog._append(g, pm, seq, [f"Blue: Worker 1d (B{seq}) moves reserve to 0{seq:03d}"])
+        keys.add(pm["key"])
+        assert len(pm["text"]) <= phaselog.EDIT_LIMIT
+    assert len(keys) > 1
