@@ -27,11 +27,20 @@ async def board_view(core: Core, game_id: int, viewer: str | None) -> View | Non
     return rules_for(config_of(row)).view(state, viewer)
 
 
-async def render_board_png(core: Core, game_id: int, viewer: str | None) -> bytes | None:
-    """PNG bytes of a game's board, rendered in a worker thread (Pillow releases the GIL)."""
+async def render_board_png(core: Core, game_id: int, viewer: str | None,
+                           highlights: tuple[str, ...] | list[str] = ()) -> bytes | None:
+    """PNG bytes of a game's board, rendered in a worker thread (Pillow releases the GIL).
+
+    ``highlights``: hexes outlined as legal destinations (``/game moves ... board:yes``).
+    """
     view = await board_view(core, game_id, viewer)
     if view is None:
         return None
+    if highlights:
+        from engine.core.protocol import HighlightView
+
+        extra = tuple(HighlightView(hex=h, kind="legal") for h in dict.fromkeys(highlights))
+        view = view.model_copy(update={"highlights": view.highlights + extra})
     from render import board
 
     return await asyncio.to_thread(board, view)
@@ -40,7 +49,7 @@ async def render_board_png(core: Core, game_id: int, viewer: str | None) -> byte
 async def replay_views(core: Core, game_id: int) -> list[View]:
     """A spectator's view of the game at the end of every phase so far, from the log."""
     from bot.live import config_of
-    from bot.records import rules_for
+    from bot.records import Folder, rules_for
     from engine.core.dice import RecordedDice, Roll
     from engine.core.protocol import Action
 
@@ -50,10 +59,12 @@ async def replay_views(core: Core, game_id: int) -> list[View]:
     rules = rules_for(config_of(row))
     state = rules.setup(config_of(row), RecordedDice([Roll.model_validate(r) for r in json.loads(row.setup_rolls)]))
     views = [rules.view(state, None)]
-    for a in await core.store.actions(row.id, row.branch):
+    actions = await core.store.actions(row.id, row.branch)
+    folder = Folder(rules, state, [Action.model_validate_json(a.action) for a in actions], trusted=True)
+    for a in actions:
         dice = RecordedDice([Roll.model_validate(r) for r in json.loads(a.rolls)])
-        state, _ = rules.replay_step(state, a.seat, Action.model_validate_json(a.action), dice)
-        v = rules.view(state, None)
+        folder.step(a.seat, Action.model_validate_json(a.action), dice)
+        v = rules.view(folder.state, None)
         if (v.turn, v.phase) != (views[-1].turn, views[-1].phase):
             views.append(v)
         else:

@@ -26,6 +26,8 @@ LOBBY = "console:#lobby"
 CONSOLE_UPLOAD_LIMIT = 10 * 1024 * 1024
 """Discord's default upload limit, which the console's replays keep to as well."""
 MENTION = re.compile(r"<@!?([\w.-]+)>")
+AT_NAME = re.compile(r"(\b\w+:)@(?=[\w.-])")
+BOARD_FILE = re.compile(r"^board-(\d+)-")
 
 
 class ConsoleError(Exception):
@@ -43,10 +45,15 @@ class Console:
         self.moderators: set[str] = set()
         self.current: dict[str, str] = {}
         self.boards = 0
+        self.edits: dict[str, str] = {}
+        """The text each edited message (a phase message) last showed, to print only what changed."""
         self.files: list[Path] = []
         core.open_thread = self.open_thread
         if out_dir:
             out_dir.mkdir(parents=True, exist_ok=True)
+            # Boards are numbered on from an earlier run's, so a new run never overwrites them.
+            numbers = [int(m[1]) for p in out_dir.glob("board-*.png") if (m := BOARD_FILE.match(p.name))]
+            self.boards = max(numbers, default=0)
 
     async def open_thread(self, parent: str, title: str) -> str:
         """A console 'thread': a new place named after the game's number (the next one in the database)."""
@@ -60,14 +67,14 @@ class Console:
         """Post whatever the store holds committed but unposted."""
         await self.deliver(await self.core.start())
 
-    async def run_line(self, raw: str) -> None:
-        """One line of the grammar."""
+    async def run_line(self, raw: str) -> list[Reply]:
+        """One line of the grammar; returns the replies it produced (for tests that count them)."""
         line = raw.strip()
         if not line or line.startswith("#"):
-            return
+            return []
         if line.startswith("!moderator"):
             self.moderators.update(line.split()[1:])
-            return
+            return []
         m = LINE.match(line)
         if not m:
             raise ConsoleError(f"cannot read '{line}': write 'name: /command arg:value'")
@@ -80,7 +87,8 @@ class Console:
         else:
             place = self.current.get(user, LOBBY)
         self.say(f"{user}> {m.group('cmd')}")
-        replies = await self.core.handle_line(user, place, m.group("cmd"), is_moderator=user in self.moderators)
+        command = AT_NAME.sub(r"\1", m.group("cmd"))  # opponent:@bob names bob, as a mention would
+        replies = await self.core.handle_line(user, place, command, is_moderator=user in self.moderators)
         for r in replies:
             if r.to == "channel" and not place.startswith("dm:"):
                 self.current[user] = r.place
@@ -88,6 +96,7 @@ class Console:
                 if r.to == "channel":
                     self.current[u] = r.place
         await self.deliver(replies)
+        return replies
 
     async def deliver(self, replies: Iterable[Reply]) -> None:
         """Print each reply with its audience, write boards and files."""
@@ -95,7 +104,7 @@ class Console:
         for r in replies:
             head = {"channel": f"[{r.place.removeprefix('console:')}]", "dm": f"[DM {r.user}]",
                     "private": f"[to {r.user}]"}[r.to]
-            text = unescape_markdown(MENTION.sub(lambda m: "@" + m.group(1), r.text))
+            text = unescape_markdown(MENTION.sub(lambda m: "@" + m.group(1), self._edited(r)))
             for i, text_line in enumerate(text.splitlines() or [""]):
                 self.say(f"{head if i == 0 else ' ' * len(head)} {text_line}")
             for b in r.buttons:
@@ -111,6 +120,18 @@ class Console:
                 self.say(f"{' ' * len(head)}   (file: {path})")
         await self.core.posted(replies)
 
+    def _edited(self, r: Reply) -> str:
+        """An edited message is shown again: its new lines, or the whole text when older lines changed."""
+        if not r.edit_key:
+            return r.text
+        before = self.edits.get(r.edit_key)
+        self.edits[r.edit_key] = r.text
+        if before is None:
+            return r.text
+        if r.text.startswith(before + "\n"):
+            return "(edited) ... " + r.text[len(before) + 1:]
+        return "(edited)\n" + r.text
+
     async def _animation(self, r: Reply, head: str) -> None:
         gif = await render_replay_gif(self.core, r.game_id or 0, CONSOLE_UPLOAD_LIMIT)
         if gif is None:
@@ -124,7 +145,7 @@ class Console:
             self.say(f"{' ' * len(head)}   (animation: {len(gif)} bytes)")
 
     async def _board(self, r: Reply, head: str) -> None:
-        png = await render_board_png(self.core, r.game_id or 0, r.viewer)
+        png = await render_board_png(self.core, r.game_id or 0, r.viewer, r.highlights)
         if png is None:
             return
         self.boards += 1

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 
 from pydantic import BaseModel
 
-from bot import lifecycle, moderation
+from bot import confirm, helpdesk, lifecycle, lookup, moderation, phaselog, undo
 from bot.live import SNAPSHOT_EVERY, Live, load_live
 from bot.parsing import ParseError, check_args, parse_command, parse_int
 from bot.records import commitment, dumps
@@ -30,7 +30,7 @@ from bot.replies import Button, Command, Reply
 from bot.store import GameRow, Store
 from engine.core.dice import SeededDice
 from engine.core.errors import RuleError
-from engine.core.protocol import Action, Event, Prompt
+from engine.core.protocol import MODERATOR, Action, Event, Prompt
 
 log = logging.getLogger("hexhive.core")
 
@@ -141,7 +141,7 @@ class Core:
         try:
             name, args = parse_command(line)
         except ParseError as exc:
-            return [private(user, place, f"Sorry, {exc}.")]
+            return [private(user, place, helpdesk.unknown_command(line) or f"Sorry, {exc}.")]
         if community is None:
             community = community_of_place(place)
         return await self.handle(Command(user=user, place=place, name=name, args=args, is_moderator=is_moderator,
@@ -168,6 +168,9 @@ class Core:
             return await handler(self, cmd)
         if cmd.name.split(" ")[0] in ("game", "mod", "resolve"):
             raise Refusal(f"there is no command /{cmd.name}; /help lists them")
+        unknown = helpdesk.unknown_command("/" + cmd.name)
+        if unknown:
+            raise Refusal(unknown.removeprefix("Sorry, "))
         return await self.play(cmd)
 
     # --- finding games --------------------------------------------------------------------------
@@ -219,7 +222,13 @@ class Core:
             if row is None or not visible(row, cmd):
                 raise Refusal(f"there is no game #{gid} here")
             return await load_live(self.store, row)
-        return self.find_game(cmd, statuses=("invited", "active", "paused"))
+        try:
+            return self.find_game(cmd, statuses=("invited", "active", "paused"))
+        except Refusal:
+            finished = await lookup.finished_here(self, cmd)  # a finished game's own thread knows its game
+            if finished is None:
+                raise
+            return finished
 
     def lock_of(self, game_id: int) -> asyncio.Lock:
         """The one lock of a game; every command that changes the game holds it."""
@@ -283,11 +292,15 @@ class Core:
             if not seats:
                 players = " and ".join(g.name_of(s) for s in g.rules.seats)
                 raise Refusal(f"you are not playing in game #{g.id} ({players} are)")
-            args = {k: v for k, v in cmd.args.items() if k not in ("game", "as")}
+            args = {k: v for k, v in confirm.bot_args(cmd.args).items() if k not in ("game", "as")}
             action = Action(verb=cmd.name, args=args)
             seat = self._seat_for(g, seats, cmd)
             await self._check_waiting(g, seat, action.verb)
             action = self._canonical(g, seat, action)
+            if not confirm.confirmed(cmd.args) and g.rules.is_legal(g.state, seat, action):
+                warning = g.rules.caution(g.state, seat, action)
+                if warning:
+                    return [confirm.ask(g, cmd, seat, action, warning)]
             prompt = g.rules.prompt_for(g.state, seat, action.verb)
             seq = g.seq + 1
             dice = SeededDice(g.row.seed, seq, g.dice_key)
@@ -313,6 +326,10 @@ class Core:
     def _canonical(self, g: Live, seat: str, action: Action) -> Action:
         """The legal action spelt as the player meant it: ``dir:ne`` for ``dir:NE``, ``aspect:stone`` for ``Stone``."""
         assert g.state is not None
+        if g.rules.is_legal(g.state, seat, action):
+            return action
+        kinds = {a.name: a.kind for v in g.rules.verbs() if v.verb == action.verb for a in v.args}
+        action = Action(verb=action.verb, args=helpdesk.forgiving_args(action.args, kinds))  # dir:south
         if g.rules.is_legal(g.state, seat, action):
             return action
         want = {k: str(v).strip().casefold() for k, v in action.args.items()}
@@ -349,10 +366,10 @@ class Core:
         nonce = secrets.token_hex(16) if secret else ""
         digest = commitment(nonce, action) if secret else ""
         replies: list[Reply] = []
-        if secret:
-            replies.append(private(cmd.user, cmd.place, f"Your choice is sealed: {action.text()}. "
-                                   f"Commitment `{digest[:16]}`; it opens when every choice is in."))
         shown = await self._sealed_digest(g, seat, digest) if secret else ""
+        if secret:  # the same string the thread shows when the choice is announced
+            replies.append(private(cmd.user, cmd.place, f"Your choice is sealed: {action.text()}. "
+                                   f"Commitment `{shown[:16]}`; it opens when every choice is in."))
         replies += self._event_replies(g, events, seq, shown)
         now = self.now()
         over = g.rules.outcome(state)
@@ -379,12 +396,19 @@ class Core:
                 if seq % SNAPSHOT_EVERY == 0:
                     await self.store.put_snapshot(g.id, g.row.branch, seq, state.model_dump_json())
                 g.state, g.seq = state, seq
-                replies += self.board_replies(g, force=over is not None)
+                board = self.board_replies(g, force=over is not None)
+                replies += board
                 if over is not None:
                     replies += self.end_lines(g, over.winner, over.reason)
                     await self.store.update_game(g.id, now, status="over")
                 else:
-                    replies += self.prompt_replies(g, before)
+                    replies += self.prompt_replies(g, before, phase_changed=bool(board), actor=cmd.user,
+                                                   place=cmd.place)
+                offer = over is None and seat != MODERATOR and undo.may_offer(g, seat, rolls, secret, events,
+                                                                              bool(board))
+                replies = phaselog.shape(g, replies, seq=seq, actor=cmd.user, place=cmd.place,
+                                         over=over is not None, undo=undo.button(g) if offer else None)
+                await phaselog.save(self, g, now)
                 await self._save_board_key(g, now)
                 replies = await self.queue(g.id, replies)
         except BaseException:
@@ -460,22 +484,21 @@ class Core:
         choice still sealed is opened, so the record is whole and every commitment can be checked."""
         if ending or not g.rules.keeps_sealed(state):
             opened = await self.store.reveal_secrets(g.id, g.row.branch, seq)
-            return await self._reveal_lines(g, opened, seq)
+            return await self._reveal_lines(g, opened, seq, show=True)
         await self.store.close_secrets(g.id, g.row.branch, seq)
         return []
 
-    async def _reveal_lines(self, g: Live, opened: list, seq: int) -> list[Reply]:
+    async def _reveal_lines(self, g: Live, opened: list, seq: int, *, show: bool = False) -> list[Reply]:
         if not opened:
             return []
         actions = {a.seq: a for a in await self.store.actions_at(g.id, g.row.branch, [s.seq for s in opened])}
-        lines = ["Sealed choices opened (sha256 of nonce:action matches each commitment):"]
-        for s in opened:
-            a = actions.get(s.seq)
-            if a is None:
-                continue
-            act = Action.model_validate_json(a.action)
-            lines.append(f"  #{s.seq} {g.name_of(a.seat)}: {act.text()} (nonce `{s.nonce}`)")
-        return [Reply(to="channel", place=g.row.place, text="\n".join(lines), game_id=g.id, seq=seq)]
+        reply = phaselog.sealed_reveal(g, opened, actions)
+        reply.seq = seq
+        if show:  # opened by the bot (the phase or the game ended), not by the game's own reveal
+            shown = [f"#{s.seq} {g.name_of(actions[s.seq].seat)}: "
+                     + Action.model_validate_json(actions[s.seq].action).text() for s in opened if s.seq in actions]
+            reply.text += "\nThey were: " + "; ".join(shown) + "."
+        return [reply]
 
     def board_replies(self, g: Live, *, force: bool = False) -> list[Reply]:
         """A board for the channel when the turn or phase changed since the last one (at most one a phase)."""
@@ -489,10 +512,16 @@ class Core:
         return [Reply(to="channel", place=g.row.place, text=f"Game #{g.id}: {turn}{view.phase}".rstrip(", "),
                       game_id=g.id, seq=g.seq, board=True)]
 
-    def prompt_replies(self, g: Live, before: list[Prompt]) -> list[Reply]:
-        """Tell each player once when a decision starts waiting on them."""
+    def prompt_replies(self, g: Live, before: list[Prompt], *, phase_changed: bool = True, actor: str = "",
+                       place: str = "") -> list[Reply]:
+        """Tell each player when a decision starts waiting on them; ping only when it passed to them.
+
+        A player who goes on deciding in the same phase is told privately what comes next
+        (``actor``'s acknowledgement); a new phase of the same player is posted without a ping.
+        """
         assert g.state is not None
         old = {(p.seat, p.verbs, p.text, p.group) for p in before}
+        deciding = {p.seat for p in before if not p.secret}
         out = []
         for p in g.rules.pending_now(g.state):
             if (p.seat, p.verbs, p.text, p.group) in old:
@@ -503,10 +532,17 @@ class Core:
                 out.append(Reply(to="dm", user=user, place=g.row.place, game_id=g.id, seq=g.seq,
                                  text=f"Game #{g.id}, your private choice: {p.text}{rule}",
                                  buttons=self.buttons(g, p.seat, p), secret_prompt=True))
-            else:
+            elif p.seat not in deciding:
                 out.append(Reply(to="channel", place=g.row.place, game_id=g.id, seq=g.seq, mentions=[user],
-                                 text=f"<@{user}> ({g.name_of(p.seat)}): {p.text}{rule}",
+                                 text=f"<@{user}> ({g.name_of(p.seat)}): {p.text}{rule}", prompt=True,
                                  buttons=self.buttons(g, p.seat, p, limit=PUBLIC_BUTTONS)))
+            elif phase_changed:
+                out.append(Reply(to="channel", place=g.row.place, game_id=g.id, seq=g.seq, prompt=True,
+                                 text=f"{g.name_of(p.seat)} ({p.seat}): {p.text}{rule}",
+                                 buttons=self.buttons(g, p.seat, p, limit=PUBLIC_BUTTONS)))
+            elif user == actor:
+                out.append(Reply(to="private", user=user, place=place or g.row.place, game_id=g.id, seq=g.seq,
+                                 text=f"Next: {p.text}{rule}", buttons=self.buttons(g, p.seat, p)))
         return out
 
     def buttons(self, g: Live, seat: str, prompt: Prompt, limit: int = MAX_BUTTONS) -> list[Button]:
@@ -515,11 +551,15 @@ class Core:
         legal = [a for a in g.rules.legal_now(g.state, seat) if a.verb in prompt.verbs]
         if len(legal) > limit:
             return []
-        return [Button(label=_label(a), command=f"{a.text()} game:{g.id}") for a in legal]
+        return [Button(label=g.rules.label(a), command=f"{a.text()} game:{g.id}", style=g.rules.button_style(a))
+                for a in legal]
 
     def end_lines(self, g: Live, winner: str | None, reason: str) -> list[Reply]:
         """The result, and the dice seed so anyone can check every roll."""
         who = f"{g.name_of(winner)} ({winner}) wins" if winner else "The game is drawn"
+        if g.rules.name in phaselog.RESOLVERS:  # a stand-alone combat is resolved, not won or drawn
+            who = "Resolved" + (f", {g.name_of(winner)} ({winner}) ahead" if winner else "")
+            reason = phaselog.named(g, reason)
         seed = (f"\nDice seed: `{g.row.seed}` (fixed when the game was created)." if g.row.seed_public else
                 f"\nDice seed: `{g.row.seed}`; its SHA-256 was published when the game began, so anyone "
                 "can check every roll (docs/record-format.md).")
@@ -562,11 +602,6 @@ def _polite(text: str) -> str:
 # (a unit, a game, a side: "Stone B1", "OneWorld", "CHEZ") keeps its capital.
 _PLAIN_WORDS = {"The", "This", "That", "There", "These", "Those", "It", "You", "Your", "A", "An", "Only", "No",
                 "Nothing", "Not", "Each", "Every", "Write", "Name", "Choose", "Give", "Say", "Use"}
-
-
-def _label(a: Action) -> str:
-    vals = " ".join(str(v) for v in a.args.values())
-    return (vals or a.verb)[:80]
 
 
 def _with_settings(row, settings: str):  # type: ignore[no-untyped-def]

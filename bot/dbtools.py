@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from bot.live import config_of
-from bot.records import load_state, rules_for
+from bot.records import Folder, load_state, rules_for
 from bot.store import GameRow, Store
 from engine.core.dice import RecordedDice, Roll
 from engine.core.protocol import Action
@@ -72,9 +72,11 @@ async def _states_at(store: Store, row: GameRow, branch: int, wanted: set[int]) 
     rules = rules_for(config)
     state = rules.setup(config, RecordedDice([Roll.model_validate(r) for r in json.loads(row.setup_rolls)]))
     out = {0: state.model_dump_json()} if 0 in wanted else {}
-    for a in await store.actions(row.id, branch):
+    actions = await store.actions(row.id, branch)
+    folder = Folder(rules, state, [Action.model_validate_json(a.action) for a in actions])
+    for a in actions:
         dice = RecordedDice([Roll.model_validate(r) for r in json.loads(a.rolls)])
-        state, _ = rules.apply(state, a.seat, Action.model_validate_json(a.action), dice)
+        folder.step(a.seat, Action.model_validate_json(a.action), dice)  # a take-back restores a state
         if a.seq in wanted:
-            out[a.seq] = state.model_dump_json()
+            out[a.seq] = folder.state.model_dump_json()
     return out

@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+from bot import confirm, phaselog
 from bot.live import Live, full_replay
 from bot.parsing import escape_markdown
 from bot.records import DiceKey, GameRecord, LoggedAction, ModerationEntry, dumps
@@ -52,7 +53,10 @@ hexhive runs two-player hex-and-counter games. Commands:
   /game resign                          give the game up
   /game export                          the game record as JSON
   /game replay                          an animated replay of the game so far
-  /game help                            what the game is waiting for now, in plain words
+  /game help [all:yes]                  what you can do now, with examples (all:yes: every order)
+  /game moves unit:ID                   one unit's legal orders now
+  /game options [game:NAME]             the games; a game's scenarios, seats and options
+  /undo                                 take back your own last order of this phase
   /resolve dice opponent:USER ...       a stand-alone step-reduction combat
   /resolve assault opponent:USER ...    a stand-alone close assault
   /mod pause|resume|rollback|branches|restore|replace|end|log   moderators only
@@ -63,43 +67,16 @@ Games: {games}. In a game, its own orders (/move, ...) are listed by /game help.
 @command("game help")
 async def help_command(core: Core, cmd: Command) -> list[Reply]:
     """General help, or what the current game is waiting on."""
+    from bot import helpdesk
     from bot.core import Refusal, private
 
     try:
         g = core.find_game(cmd)
     except Refusal:
         return [private(cmd.user, cmd.place, GENERAL_HELP.format(games=", ".join(registry.names())))]
-    return [private(cmd.user, cmd.place, game_help(g, cmd.user))]
-
-
-def game_help(g: Live, user: str) -> str:
-    """What the game waits on, the rule it applies, and the orders of the game."""
-    lines = [f"Game #{g.id}: {g.rules.title} ({g.row.status})."]
-    if g.state is not None:
-        for p in g.pending():
-            mine = g.user_of(p.seat) == user
-            who = "You" if mine else f"{g.name_of(p.seat)} ({p.seat})"
-            rule = f" (rule {p.rule})" if p.rule else ""
-            verbs = ", ".join("/" + v for v in p.verbs)
-            lines.append(f"- {who}: {p.text}{rule}. Answer with {verbs}." if mine or not p.secret
-                         else f"- {who}: a private choice{rule}.")
-            if mine:
-                lines += _examples(g, p.seat, p.verbs)
-    lines.append("Orders of this game:")
-    for v in g.rules.verbs():
-        args = " ".join(f"{a.name}:{a.kind.upper()}" if a.required else f"[{a.name}:{a.kind.upper()}]" for a in v.args)
-        rule = f" (rule {v.rule})" if v.rule else ""
-        lines.append(f"  /{v.verb} {args}  {v.help}{rule}".rstrip())
-    return "\n".join(lines)
-
-
-def _examples(g: Live, seat: str, verbs: tuple[str, ...], limit: int = 8) -> list[str]:
-    assert g.state is not None
-    legal = [a for a in g.rules.legal_now(g.state, seat) if a.verb in verbs]
-    shown = [f"    {a.text()}" for a in legal[:limit]]
-    if len(legal) > limit:
-        shown.append(f"    ... and {len(legal) - limit} more (on Discord, autocomplete offers them all)")
-    return (["  For example:"] + shown) if shown else []
+    if cmd.args.get("all", "").casefold() in ("yes", "true", "on"):
+        return [private(cmd.user, cmd.place, helpdesk.all_orders(g.rules, g.config))]
+    return [private(cmd.user, cmd.place, helpdesk.game_help(g, cmd.user))]
 
 
 # --- new game, accept, decline -----------------------------------------------------------------------
@@ -108,11 +85,14 @@ def _examples(g: Live, seat: str, verbs: tuple[str, ...], limit: int = 8) -> lis
 @command("game new")
 async def new_game(core: Core, cmd: Command) -> list[Reply]:
     """Challenge a member to a game; the game's thread is opened and the opponent invited."""
+    from bot import helpdesk
     from bot.core import private
 
-    name = cmd.args.get("game", "")
-    if not name:
-        raise _refuse("say which game: /game new game:NAME opponent:USER (games: " + ", ".join(registry.names()) + ")")
+    name = helpdesk.game_name(cmd.args.get("game", ""))
+    if not name:  # the games, and how to see their options
+        return [private(cmd.user, cmd.place, helpdesk.games_list())]
+    if cmd.args.get("options", "").strip().casefold() == "help":
+        return [private(cmd.user, cmd.place, helpdesk.options_text(registry.get(name)))]
     return await _create(core, cmd, name, {k: v for k, v in cmd.args.items() if k != "game"}) or [
         private(cmd.user, cmd.place, "Nothing was created.")
     ]
@@ -131,6 +111,8 @@ async def resolve_assault(core: Core, cmd: Command) -> list[Reply]:
 
 
 async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> list[Reply]:
+    from bot import helpdesk
+
     rules = registry.get(game)
     if "options" in args:  # a free-text field of name:value words (Discord), merged under explicit ones
         args = option_words(args["options"]) | {k: v for k, v in args.items() if k != "options"}
@@ -139,7 +121,7 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
         raise _refuse(f"name your opponent: /game new game:{game} opponent:USER")
     if opponent == cmd.user:
         raise _refuse("you cannot challenge yourself; name another member as opponent")
-    scenario = args.get("scenario", rules.scenarios[0] if rules.scenarios else "")
+    scenario = helpdesk.choice(args.get("scenario", rules.scenarios[0] if rules.scenarios else ""), rules.scenarios)
     if rules.scenarios and scenario not in rules.scenarios:
         raise _refuse(f"{rules.title} has no scenario '{scenario}'; choose one of: {', '.join(rules.scenarios)}")
     seat = args.get("seat", rules.seats[0])
@@ -191,7 +173,8 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
                 f"Answer with /game accept or /game decline within {core.limits.invite_days} days.")
         replies = [Reply(to="channel", place=place, text=text, game_id=gid, seq=0, mentions=[opponent],
                          buttons=[Button(label="Accept", command=f"/game accept game:{gid}"),
-                                  Button(label="Decline", command=f"/game decline game:{gid}")])]
+                                  Button(label="Decline", command=f"/game decline game:{gid}",
+                                         style="danger")])]
         replies = await core.queue(gid, replies)
     core.live[gid] = g
     return replies
@@ -287,8 +270,9 @@ async def accept(core: Core, cmd: Command) -> list[Reply]:
                 intro += f"\nSet-up rolls: {rolls}."
             replies = [Reply(to="channel", place=g.row.place, text=intro, game_id=g.id, seq=0,
                              mentions=list(g.seats.values()))]
-            replies += core.board_replies(g, force=True)
-            replies += core.prompt_replies(g, [])
+            replies += phaselog.shape(g, core.board_replies(g, force=True) + core.prompt_replies(g, []), seq=0,
+                                      actor=cmd.user, place=cmd.place, over=False)
+            await phaselog.save(core, g, now)
             await core._save_board_key(g, now)
             replies = await core.queue(g.id, replies)
         return replies
@@ -344,11 +328,13 @@ async def replay(core: Core, cmd: Command) -> list[Reply]:
 
 @command("game status")
 async def status(core: Core, cmd: Command) -> list[Reply]:
-    """Turn, phase and whose decision it is."""
+    """Turn, phase and whose decision it is (and the clock)."""
+    from bot import helpdesk
     from bot.core import private
 
     g = await core.find_any(cmd)
-    return [private(cmd.user, cmd.place, status_text(g, cmd.user))]
+    clock = await helpdesk.clock_line(core, g)
+    return [private(cmd.user, cmd.place, status_text(g, cmd.user) + (f"\n{clock}" if clock else ""))]
 
 
 def status_text(g: Live, user: str) -> str:
@@ -445,6 +431,8 @@ async def resign(core: Core, cmd: Command) -> list[Reply]:
             raise _refuse(f"only a player can resign game #{g.id}")
         loser = seats[0]
         winner = next((s for s in g.rules.seats if s != loser), None)
+        if not confirm.confirmed(cmd.args):
+            return [confirm.ask_resign(g, cmd, winner)]
         return await finish(core, g, winner, f"{g.name_of(loser)} resigned")
 
 
@@ -463,7 +451,7 @@ async def finish(core: Core, g: Live, winner: str | None, reason: str,
         await core.store.update_game(g.id, now, status="over", settings=json.dumps(settings))
         g.row = (await core.store.game(g.id)) or g.row
         opened = await core.store.reveal_secrets(g.id, g.row.branch, g.seq)
-        replies = await core._reveal_lines(g, opened, g.seq) + core.end_lines(g, winner, reason)
+        replies = await core._reveal_lines(g, opened, g.seq, show=True) + core.end_lines(g, winner, reason)
         replies = await core.queue(g.id, replies)
     core.live.pop(g.id, None)
     return replies

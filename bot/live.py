@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from bot.records import load_state, replay, rules_for
+from bot.records import UNDO, fold, load_state, replay, rules_for
 from bot.store import GameRow, Store
 from engine.core.dice import Roll
 from engine.core.protocol import Action, GameConfig, GameRules, Prompt
@@ -86,14 +86,14 @@ async def _fold(store: Store, rules: GameRules, config: GameConfig, row: GameRow
         for a in actions
         if a.seq > start_seq
     ]
+    if state is not None and any(act.verb == UNDO and int(act.args["seq"]) <= start_seq for _, act, _ in steps):
+        state, start_seq = None, 0  # a take-back reaches behind the snapshot: fold from the start
+        steps = [(a.seat, _action(a.action), _rolls(a.rolls)) for a in actions]
     if state is None:
         setup = _rolls(row.setup_rolls)
         state, _ = replay(rules, config, setup, steps, trusted=True)
         return state
-    from engine.core.dice import RecordedDice
-
-    for seat, action, rolls in steps:
-        state, _ = rules.replay_step(state, seat, action, RecordedDice(rolls))
+    state, _ = fold(rules, state, steps, first=start_seq + 1, trusted=True)
     return state
 
 

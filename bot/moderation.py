@@ -12,6 +12,7 @@ import json
 import secrets
 from typing import TYPE_CHECKING
 
+from bot import lookup
 from bot.lifecycle import Handler, finish
 from bot.live import Live, load_live
 from bot.parsing import ParseError, escape_markdown, parse_int
@@ -90,12 +91,25 @@ async def branches(core: Core, cmd: Command) -> list[Reply]:
 
 @command("mod rollback")
 async def rollback(core: Core, cmd: Command) -> list[Reply]:
-    """Move the game back to just after action ``to`` (0 = the start), keeping the abandoned branch."""
-    async with core.locked(cmd, moderating=True) as g:
+    """Move the game back to just after action ``to`` (0 = the start), keeping the abandoned branch.
+
+    A finished game can be rolled back too: it becomes active again, on the new branch.
+    """
+    first = await lookup.for_rollback(core, cmd)
+    core.check_moderator(first, cmd)
+    async with core.lock_of(first.id):
+        g = core.live.get(first.id)
+        if g is None:  # a finished game, or one that finished while this command waited
+            row = await core.store.game(first.id)
+            if row is None or row.status != "over":
+                raise _refuse(f"game #{first.id} is {row.status if row else 'gone'} now; nothing was changed")
+            g = await load_live(core.store, row)
+        over = g.row.status == "over"
         length, _ = await public_length(core, g.id, g.row.branch, g.seq)
         if length == 0:
             raise _refuse(f"game #{g.id} has no action to roll back yet")
-        to = parse_int(cmd.args.get("to", ""), "to (the action to go back to; /game log shows them)", 0, length - 1)
+        top = length if over else length - 1
+        to = parse_int(cmd.args.get("to", ""), "to (the action to go back to; /game log shows them)", 0, top)
         reason = escape_markdown(cmd.args.get("reason", ""), 300)
         pair = await _splits_a_reveal(core, g, to)
         if pair is not None and not (cmd.args.get("confirm", "").lower() in ("yes", "y", "true") and reason):
@@ -108,6 +122,10 @@ async def rollback(core: Core, cmd: Command) -> list[Reply]:
         now = core.now()
         async with core.store.transaction():
             new = await core.store.fork(g.id, old, to, key, f"rollback by {cmd.user}: {reason}".strip(), now)
+            if over:  # the game is played again from the kept actions
+                settings = g.row.settings_dict
+                settings.pop("result", None)
+                await core.store.update_game(g.id, now, status="active", settings=json.dumps(settings))
             row = await core.store.game(g.id)
             assert row is not None
             fresh = await load_live(core.store, row)

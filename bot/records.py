@@ -87,15 +87,59 @@ def replay(
     """
     dice = RecordedDice(setup_rolls)
     state = rules.setup(config, dice)
-    all_events: list[list[Event]] = []
-    step = rules.replay_step if trusted else rules.apply
-    for seat, action, rolls in steps:
-        d = RecordedDice(rolls)
-        state, events = step(state, seat, action, d)
-        if d.unused:
-            raise ValueError(f"{action.text()} left {d.unused} recorded roll(s) unused")
-        all_events.append(events)
-    return state, all_events
+    return fold(rules, state, steps, trusted=trusted)
+
+
+UNDO = "undo"
+"""A player's take-back in the log: ``undo {seq: N}`` puts the state back to just before action N."""
+
+
+def fold(rules: GameRules, state: BaseModel, steps: list[tuple[str, Action, list[Roll]]], *, first: int = 1,
+         trusted: bool = False) -> tuple[BaseModel, list[list[Event]]]:
+    """Apply logged actions ``first``, ``first + 1``... to ``state``; a take-back restores an earlier state."""
+    folder = Folder(rules, state, [a for _, a, _ in steps], first=first, trusted=trusted)
+    all_events = [folder.step(seat, action, RecordedDice(rolls)) for seat, action, rolls in steps]
+    return folder.state, all_events
+
+
+class Folder:
+    """Applies a log's actions one at a time, keeping the states its take-backs return to.
+
+    Only those states are kept, so the fold stays as light as a plain one; a take-back
+    gives back the very state the game had, byte for byte.
+    """
+
+    def __init__(self, rules: GameRules, state: BaseModel, actions: list[Action], *, first: int = 1,
+                 trusted: bool = False) -> None:
+        self.rules, self.state, self.trusted = rules, state, trusted
+        self.n = first - 1
+        self.wanted = {_undone(a) - 1 for a in actions if a.verb == UNDO}
+        self.kept: dict[int, BaseModel] = {self.n: state} if self.n in self.wanted else {}
+
+    def step(self, seat: str, action: Action, dice: RecordedDice) -> list[Event]:
+        """Apply the next logged action with its recorded dice; returns its events."""
+        self.n += 1
+        if action.verb == UNDO:
+            back = _undone(action)
+            if back - 1 not in self.kept or back >= self.n or dice.unused:
+                raise ValueError(f"action {self.n} takes back action {back}, which this log cannot go back to")
+            self.state = self.kept[back - 1]
+            events = [Event(kind="undo", text=f"{seat} took back action #{back}")]
+        else:
+            apply = self.rules.replay_step if self.trusted else self.rules.apply
+            self.state, events = apply(self.state, seat, action, dice)
+            if dice.unused:
+                raise ValueError(f"{action.text()} left {dice.unused} recorded roll(s) unused")
+        if self.n in self.wanted:
+            self.kept[self.n] = self.state
+        return events
+
+
+def _undone(action: Action) -> int:
+    text = str(action.args.get("seq", ""))
+    if not text.isdigit():
+        raise ValueError(f"a take-back must name the action it takes back: {action.text()}")
+    return int(text)
 
 
 def rules_for(config: GameConfig) -> GameRules:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from bot.records import GameRecord, commitment, rules_for
+from bot.records import Folder, GameRecord, commitment, rules_for
 from engine.core.dice import RecordedDice, seed_hash, verify_rolls
 from engine.core.errors import RuleError
 from engine.core.protocol import MODERATOR
@@ -65,6 +65,7 @@ def check_record(record: GameRecord, out: Path | None) -> tuple[list[str], list[
     keys = sorted(((k.from_seq, k.key) for k in record.dice_keys or []), reverse=True)
     state = rules.setup(record.config, RecordedDice(record.setup_rolls))
     views = [rules.view(state, None)]
+    folder = Folder(rules, state, [a.action for a in record.actions if a.action is not None])
     for a in record.actions:
         if a.action is None:
             notes.append(f"note: the record stops at #{a.seq}, a choice still sealed; "
@@ -81,7 +82,8 @@ def check_record(record: GameRecord, out: Path | None) -> tuple[list[str], list[
             problems.append(f"#{a.seq}: the rolls do not follow from the published seed")
         dice = RecordedDice(a.rolls)
         try:
-            state, events = rules.apply(state, a.seat, a.action, dice)
+            events = folder.step(a.seat, a.action, dice)  # a take-back restores the state before its action
+            state = folder.state
         except Exception as exc:
             problems.append(f"#{a.seq}: {a.action.text()} is refused: {exc}")
             break

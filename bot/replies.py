@@ -31,6 +31,8 @@ class Button(BaseModel):
 
     label: str
     command: str
+    style: Literal["primary", "secondary", "danger"] = "primary"
+    """``danger`` (red) for a choice that destroys or ends something, ``secondary`` for a side choice."""
 
 
 class Reply(BaseModel):
@@ -49,6 +51,8 @@ class Reply(BaseModel):
     """Attach the game's board (rendered when posted)."""
     viewer: str | None = None
     """The seat whose view the board shows (None: a spectator's)."""
+    highlights: list[str] = Field(default_factory=list)
+    """Hexes the board outlines as legal destinations (a private ``/game moves`` board)."""
     animation: bool = False
     """Attach an animated replay of the game so far (built from the log when posted)."""
     buttons: list[Button] = Field(default_factory=list)
@@ -60,4 +64,9 @@ class Reply(BaseModel):
     secret_prompt: bool = False
     """A private decision panel: when the DM cannot be delivered, the transport falls back
     to a 'Choose privately' button in ``place``."""
+    prompt: bool = False
+    """A decision put to a player in the channel (bot/phaselog.py merges it into its phase's post)."""
+    edit_key: str = ""
+    """A message edited in place: the first reply with this key is posted, later ones replace its text
+    (and its buttons); a transport that cannot edit shows it again."""
     outbox_id: int | None = None

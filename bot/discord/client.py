@@ -15,7 +15,7 @@ from discord import app_commands
 from bot.clocks import ClockKeeper
 from bot.core import Core, Refusal
 from bot.discord.buttons import ChoiceButton, PanelButton
-from bot.discord.commands import build_game, build_help, build_mod, build_resolve
+from bot.discord.commands import build_game, build_help, build_mod, build_resolve, build_undo
 from bot.discord.convert import ALERTS_KEY, guild_key
 from bot.discord.errors import on_app_command_error
 from bot.discord.hive import Hive, hive_of
@@ -80,7 +80,7 @@ def intents() -> discord.Intents:
 
 def install_commands(tree: app_commands.CommandTree) -> None:
     """Add every hexhive command to a tree."""
-    for group in (build_game(), build_resolve(), build_mod(), build_help()):
+    for group in (build_game(), build_resolve(), build_mod(), build_help(), build_undo()):
         tree.add_command(group)
     orders = build_orders()
     room = MAX_COMMANDS - len(tree.get_commands())

@@ -71,7 +71,27 @@ def build_game() -> app_commands.Group:
     simple("resign", "Give the game up")
     simple("export", "The game record as a JSON file")
     simple("replay", "An animated replay of the game so far, posted in its thread")
-    simple("help", "What the game waits for now, and its orders")
+
+    @game.command(name="help", description="What you can do now in the game, with examples")
+    @app_commands.describe(game=GAME_ID, all="list every order of the game instead")
+    @app_commands.autocomplete(game=ac.game_ids)
+    async def help_(interaction: discord.Interaction, game: str | None = None, all: bool | None = None) -> None:
+        await hive_of(interaction).run(interaction, "game help", args_of(game=game, all="yes" if all else None))
+
+    @game.command(name="moves", description="One unit's legal orders now")
+    @app_commands.describe(unit="the unit's id, e.g. R3", board="also show the hexes it can reach on the board",
+                           game=GAME_ID)
+    @app_commands.autocomplete(game=ac.game_ids)
+    async def moves(interaction: discord.Interaction, unit: str, board: bool | None = None,
+                    game: str | None = None) -> None:
+        await hive_of(interaction).run(interaction, "game moves",
+                                       args_of(unit=unit, board="yes" if board else None, game=game))
+
+    @game.command(name="options", description="The games, or one game's scenarios, seats and options")
+    @app_commands.describe(game="which game (all of them if left out)")
+    @app_commands.autocomplete(game=ac.game_names)
+    async def options_(interaction: discord.Interaction, game: str | None = None) -> None:
+        await hive_of(interaction).run(interaction, "game options", args_of(game=game))
 
     @game.command(name="log", description="What happened so far, as you may see it")
     @app_commands.describe(game=GAME_ID, last="how many lines (1-500)")
@@ -95,6 +115,18 @@ def build_help() -> app_commands.Command:
         await hive_of(interaction).run(interaction, "help", {})
 
     return help_
+
+
+def build_undo() -> app_commands.Command:
+    """/undo: take back your own last order of this phase (bot/undo.py)."""
+
+    @app_commands.command(name="undo", description="Take back your own last order of this phase")
+    @app_commands.describe(game=GAME_ID)
+    @app_commands.autocomplete(game=ac.game_ids)
+    async def undo_(interaction: discord.Interaction, game: str | None = None) -> None:
+        await hive_of(interaction).run(interaction, "undo", args_of(game=game))
+
+    return undo_
 
 
 RESOLVERS = {"dice": "A step-reduction (bucket of dice) combat", "assault": "A close assault"}

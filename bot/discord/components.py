@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.confirm import extra_lines
 from bot.replies import Button
 
 if TYPE_CHECKING:
@@ -23,6 +24,8 @@ MAX_BUTTONS = 25
 PER_ROW = 5
 CHOICE_TEMPLATE = r"hh:(?P<game>\d+):(?P<seq>\d+):(?P<n>\d+):(?P<h>[0-9a-f]{6})"
 PANEL_TEMPLATE = r"hh:(?P<game>\d+):p:(?P<user>\d+)"
+STYLES = {"primary": discord.ButtonStyle.primary, "secondary": discord.ButtonStyle.secondary,
+          "danger": discord.ButtonStyle.danger}
 
 
 def digest(line: str) -> str:
@@ -56,7 +59,8 @@ def choices_view(game: int, seq: int, buttons: list[Button]) -> StaticView | Non
         return None
     view = StaticView()
     for n, b in enumerate(buttons[:MAX_BUTTONS]):
-        view.add_item(discord.ui.Button(label=b.label[:80] or "choose", style=discord.ButtonStyle.primary,
+        style = STYLES.get(b.style, discord.ButtonStyle.primary)
+        view.add_item(discord.ui.Button(label=b.label[:80] or "choose", style=style,
                                         custom_id=choice_id(game, seq, n, b.command), row=n // PER_ROW))
     return view
 
@@ -87,7 +91,7 @@ def candidate_lines(core: Core, g: Live, user: str) -> list[str]:
     for p in g.pending():
         if g.user_of(p.seat) == user:
             out += [b.command for b in core.buttons(g, p.seat, p)]
-    return out
+    return out + extra_lines(core, g, user)  # Undo, Resign, and orders asked to be confirmed
 
 
 def _owners(core: Core, g: Live, h: str) -> list[str]:

@@ -377,6 +377,9 @@ class Delivery:
     async def _post(self, r: Reply, interaction: discord.Interaction | None = None) -> bool:
         """Post in a channel or a DM; True when it went to the interacting member privately instead."""
         if r.to == "channel" and not r.place.startswith("dm:"):
+            if r.edit_key:
+                await self.edit_or_send(r)
+                return False
             await self.send(self.client.get_partial_messageable(int(r.place)), r)
             return False
         user = r.user if r.to != "channel" else r.place.removeprefix("dm:")
@@ -445,6 +448,32 @@ class Delivery:
                 log.exception("could not tell the moderators of %s about a missing permission", place)
         return f"\n{reason[:-2]}; moderators: please grant it, see docs/discord-setup.md.)"
 
+    async def edit_or_send(self, r: Reply) -> None:
+        """A phase message (bot/phaselog.py): edited in place once posted, its buttons replaced by the reply's."""
+        key = f"discord:edit:{r.edit_key}"
+        rec = await self.core.store.place_settings(key)
+        msg = await self._message(r)
+        text = chunks(msg.pop("content"))[0]
+        channel = self.client.get_partial_messageable(int(r.place))
+        if rec:
+            try:
+                await channel.get_partial_message(int(rec["message"])).edit(
+                    content=text, view=msg["view"], allowed_mentions=msg["allowed_mentions"])
+                return
+            except discord.NotFound:
+                pass  # the message was deleted: post it again
+        # The same nonce on every re-post: a post whose answer was lost is handed back, not made twice.
+        kwargs = {k: v for k, v in msg.items() if v is not None}
+        try:
+            sent = await channel.send(content=text, nonce=nonce_of(r, 0, text), **kwargs)
+        except discord.Forbidden as exc:  # no Attach Files: once more without the board, saying why
+            if exc.code != 50013 or not kwargs.pop("files", None):
+                raise
+            text = chunks(text + await self._no_attach(r))[0]
+            sent = await channel.send(content=text, nonce=nonce_of(r, 0, "no files\n" + text), **kwargs)
+        async with self.core.store.transaction():
+            await self.core.store.set_place_settings(key, {"channel": r.place, "message": str(sent.id)})
+
     async def _message(self, r: Reply) -> dict[str, Any]:
         files = []
         note = ""
@@ -475,6 +504,8 @@ class Delivery:
 
     async def _board(self, r: Reply) -> bytes | None:
         try:
+            if r.highlights:  # a private board of one unit's moves
+                return await render_board_png(self.core, r.game_id or 0, r.viewer, r.highlights)
             return await self.render(self.core, r.game_id or 0, r.viewer)
         except Exception:
             log.exception("board of game %s could not be drawn", r.game_id)

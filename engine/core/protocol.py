@@ -17,6 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.core.dice import Dice, Roll
 from engine.core.errors import BadArguments, IllegalAction, NotYourTurn
 
+ButtonStyle = Literal["primary", "secondary", "danger"]
+"""How a button looks: the usual choice, a side choice, or one that destroys or ends something."""
+
 ArgValue = str | int
 """An argument as a player gives it: a hex number ``0507``, a unit id, a count."""
 
@@ -304,6 +307,46 @@ class GameRules(ABC):
         until they go off); otherwise the transport opens every one as soon as no secret
         decision waits any more. A game's own "reveal" event opens them in any case."""
         return False
+
+    # -- how the bot presents an action (engine/core/labels.py has the shared defaults) -------
+
+    def label(self, action: Action) -> str:
+        """The words on a button for ``action``, in the game's own terms ("Attack 0913 from 0914").
+
+        A game names its verbs in ``engine/games/<game>/labels.py`` (``label(action)``);
+        a game without one, or a verb it leaves out, gets the shared default.
+        """
+        from engine.core.labels import default_label, game_labels
+
+        own = game_labels(self)
+        return own.label(action) if own is not None else default_label(action)
+
+    def button_style(self, action: Action) -> ButtonStyle:
+        """``danger`` for a destructive or ending choice, ``primary`` for the usual one."""
+        from engine.core.labels import default_style, game_labels
+
+        own = game_labels(self)
+        style: ButtonStyle = own.style(action) if own is not None else default_style(action)
+        return style
+
+    def offered_verbs(self, config: GameConfig) -> list[VerbSpec]:
+        """The orders a game with these options has (help lists no order its options leave out)."""
+        from engine.core.labels import game_labels
+
+        own = game_labels(self)
+        offered = getattr(own, "offered", None)
+        return [v for v in self.verbs() if offered is None or offered(config, v.verb)]
+
+    def caution(self, state: BaseModel, seat: str, action: Action) -> str:
+        """A warning a player must confirm before a legal ``action`` that is easy to regret; empty when none.
+
+        Games answer in ``engine/games/<game>/labels.py`` (``caution(state, seat, action)``).
+        """
+        from engine.core.labels import game_labels
+
+        own = game_labels(self)
+        check = getattr(own, "caution", None)
+        return str(check(state, seat, action)) if check is not None else ""
 
     def apply(self, state: BaseModel, seat: str, action: Action, dice: Dice) -> tuple[BaseModel, list[Event]]:
         """Check legality, then apply. Raises a ``RuleError`` and changes nothing when illegal."""

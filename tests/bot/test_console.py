@@ -81,3 +81,25 @@ async def test_game_replay_writes_an_animated_gif_of_the_game(tmp_path):
     gif = tmp_path / "out" / "replay-game1.gif"
     with Image.open(gif) as img:
         assert img.format == "GIF" and img.n_frames >= 3
+
+
+async def test_a_second_run_numbers_its_boards_on_and_keeps_the_first_runs(tmp_path):
+    rc, _ = await run(tmp_path, SCRIPT)
+    first = {p.name: p.read_bytes() for p in (tmp_path / "out").glob("board-*.png")}
+    assert rc == 0 and first
+    (tmp_path / "c.db").unlink()
+    rc, _ = await run(tmp_path, SCRIPT)
+    after = {p.name: p.read_bytes() for p in (tmp_path / "out").glob("board-*.png")}
+    assert rc == 0 and len(after) == 2 * len(first)
+    assert all(after[name] == data for name, data in first.items())
+
+
+async def test_an_opponent_written_as_a_mention_is_the_member(tmp_path):
+    rc, out = await run(tmp_path, "alice: /game new game:toy opponent:@bob pile:2\nbob: /game accept\n")
+    assert rc == 0 and "[#game-1] @bob, alice challenges you" in out and "begins" in out
+
+
+async def test_the_phase_message_is_printed_again_when_it_changes(tmp_path):
+    script = SCRIPT.replace("carol@#game-1: /game status", "alice@#game-1: /take n:1")
+    rc, out = await run(tmp_path, script)
+    assert rc == 0 and "(edited)" in out

@@ -72,10 +72,14 @@ async def test_commitment_matches_the_revealed_nonce(core):
 
     await start_toy(core)
     r1 = await say(core, "alice", "/guess parity:odd", place="dm:alice")
-    digest = next(r.text for r in r1 if r.to == "channel").split("`")[1]
+    digest = next(r.text for r in r1 if r.to == "channel" and "commitment" in r.text).split("`")[1]
+    sealed = next(r.text for r in r1 if r.to == "private" and "sealed" in r.text)
+    assert f"`{digest}`" in sealed  # the player sees privately the string the thread shows
     r2 = await say(core, "bob", "/guess parity:even", place="dm:bob")
-    reveal = next(r.text for r in r2 if "nonce" in r.text)
-    nonce = reveal.split("#1 alice: /guess parity:odd (nonce `")[1].split("`")[0]
+    reveal = next(r.text for r in r2 if "Sealed choices opened" in r.text)
+    line = next(ln for ln in reveal.splitlines() if ln.startswith("Sealed choices opened"))
+    nonce = line.split("`#1 ")[1].split("`")[0]  # two choices: one line, the nonces folded in a spoiler
+    assert "||" in line
     act = Action(verb="guess", args={"parity": "odd"})
     assert hashlib.sha256(f"{nonce}:{act.model_dump_json()}".encode()).hexdigest().startswith(digest)
 
@@ -193,7 +197,7 @@ async def test_export_hides_sealed_choices_from_the_other_player(core):
     assert json.loads(r[0].file_text)["actions"][0]["action"]["args"] == {"parity": "odd"}
 
 
-@pytest.mark.parametrize("line", ["", "move", "/", "/game", "/game new", "/mod", "/take n", "/take :3",
+@pytest.mark.parametrize("line", ["", "move", "/", "/game", "/mod", "/take n", "/take :3",
                                   "/take n:1 n:2", '/take n:"1', "/game new game:toy", "/nosuch x:1"])
 async def test_malformed_lines_get_a_polite_private_answer(core, line):
     r = await say(core, "alice", line)
@@ -243,7 +247,7 @@ async def test_a_choice_made_in_private_steps_is_announced_once_with_a_hash_bind
     for a in picks:
         r = await say(core, "alice", a.text(), place="dm:alice")
         assert [x.to for x in r if x.to == "channel"] == [], "a single pick must not be announced"
-    r = await say(core, "alice", "/ready", place="dm:alice")
+    r = await say(core, "alice", "/ready confirm:yes", place="dm:alice")  # 2 picks: points left unspent
     line = next(x.text for x in r if x.to == "channel" and "commitment" in x.text)
     shown = line.split("commitment `")[1].split("`")[0]
     sealed = [s.commitment for s in await store.secrets(gid, 1, unrevealed=True)]
@@ -277,7 +281,7 @@ async def test_the_log_and_the_record_stop_at_a_choice_still_sealed_from_the_rea
 
 async def test_a_finished_game_can_still_be_read(core):
     gid = await start_toy(core)
-    await say(core, "alice", "/game resign")
+    await say(core, "alice", "/game resign confirm:yes")
     assert gid not in core.live
     for line in ("/game status", "/game log", "/game board", "/mod log", "/game replay"):
         r = await say(core, "carol", f"{line} game:{gid}", mod=True)

@@ -136,7 +136,7 @@ async def _record(tmp_path) -> dict:
         core = Core(store)
         await core.start()
         await core.handle_line("mo", "console:#t", f"/mod edit op:pile n:9 reason:recount game:{gid}", is_moderator=True)
-        await core.handle_line("alice", "console:#t", f"/game resign game:{gid}")
+        await core.handle_line("alice", "console:#t", f"/game resign confirm:yes game:{gid}")
         r = await core.handle_line("carol", "console:#t", f"/game export game:{gid}")
     finally:
         await store.close()

@@ -123,7 +123,7 @@ async def test_race_move_and_resign(core, store):
     gid = await toy(core)
     mover = taker(core, gid)
     resigner = "bob" if mover == "alice" else "alice"
-    r_resign, r_move = await asyncio.gather(say(core, resigner, "/game resign"), say(core, mover, "/take n:1"))
+    r_resign, r_move = await asyncio.gather(say(core, resigner, "/game resign confirm:yes"), say(core, mover, "/take n:1"))
     assert "is over" in texts(r_resign, "channel")
     assert r_move[0].to == "private" and "over" in r_move[0].text and "nothing was changed" in r_move[0].text
     row = await store.game(gid)
@@ -134,17 +134,17 @@ async def test_race_move_then_resign_keeps_their_order(core, store):
     gid = await toy(core)
     mover = taker(core, gid)
     resigner = "bob" if mover == "alice" else "alice"
-    r_move, r_resign = await asyncio.gather(say(core, mover, "/take n:1"), say(core, resigner, "/game resign"))
+    r_move, r_resign = await asyncio.gather(say(core, mover, "/take n:1"), say(core, resigner, "/game resign confirm:yes"))
     assert "takes 1" in texts(r_move, "channel") and "is over" in texts(r_resign, "channel")
     row = await store.game(gid)
     assert row.status == "over" and len(await store.actions(gid, row.branch)) == 3
 
 
-@pytest.mark.parametrize("second", ["bob: /game resign", "mo: /mod end winner:B"])
+@pytest.mark.parametrize("second", ["bob: /game resign confirm:yes", "mo: /mod end winner:B"])
 async def test_race_two_results_only_one_is_posted(core, store, second):
     gid = await toy(core)
     user, line = second.split(": ")
-    r1, r2 = await asyncio.gather(say(core, "alice", "/game resign"), say(core, user, line, mod=user == "mo"))
+    r1, r2 = await asyncio.gather(say(core, "alice", "/game resign confirm:yes"), say(core, user, line, mod=user == "mo"))
     assert "is over" in texts(r1, "channel")
     assert [x.to for x in r2] == ["private"] and "over" in r2[0].text
     row = await store.game(gid)
@@ -154,8 +154,8 @@ async def test_race_two_results_only_one_is_posted(core, store, second):
 
 async def test_finishing_is_idempotent(core):
     gid = await toy(core)
-    await say(core, "alice", "/game resign")
-    r = await say(core, "bob", f"/game resign game:{gid}")
+    await say(core, "alice", "/game resign confirm:yes")
+    r = await say(core, "bob", f"/game resign confirm:yes game:{gid}")
     assert r[0].to == "private" and r[0].text.startswith("Sorry")
 
 
@@ -195,7 +195,7 @@ async def test_race_accept_and_withdraw(tmp_path, first):
 # --- 3. secrets: sealed, then always opened -----------------------------------------------------------
 
 async def test_secrets_open_when_game_ends(core, store):
-    for ending in ("bob: /game resign", "mo: /mod end winner:draw"):
+    for ending in ("bob: /game resign confirm:yes", "mo: /mod end winner:draw"):
         gid = await toy(core, guessed=False)
         await say(core, "alice", f"/guess parity:odd game:{gid}", place="dm:alice", community="")
         user, line = ending.split(": ")

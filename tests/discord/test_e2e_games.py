@@ -38,5 +38,9 @@ async def test_a_game_takes_its_orders_on_discord(fake, bot, core, name):
             assert not any(action.text() in s.content for s in sent if not s.ephemeral and s.channel == thread)
     assert any(f[0].endswith(".png") for s in t.in_channel(thread) for f in s.files)
     if gid in core.live:
-        await t.slash("alice", thread, "game", {}, sub="resign")
+        sent = await t.slash("alice", thread, "game", {}, sub="resign")
+        assert gid in core.live, "a resignation is confirmed first"
+        ask = next(s for s in ephemeral(sent) if P.buttons_of(s.data))
+        assert P.buttons_of(ask.data)[0]["style"] == 4  # red: it cannot be taken back
+        await t.click("alice", ask.data, f"Resign game #{gid}")
     assert gid not in core.live

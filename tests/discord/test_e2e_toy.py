@@ -72,7 +72,7 @@ async def secret_round(t: Table, fake, thread: str, n: int) -> None:
     assert len(panel_msg) == n
     dm = [s for s in t.dms_to("alice") if P.buttons_of(s.data)]
     assert len(dm) == n and f"<#{thread}>" in dm[-1].content
-    sent = await t.click("alice", dm[-1].data, "odd")
+    sent = await t.click("alice", dm[-1].data, "Guess odd")
     assert "sealed" in texts(ephemeral(sent))
     assert "has chosen" in texts(t.in_channel(thread)[-3:])
     refused = await t.click("alice", panel_msg[-1].data, "Choose privately")
@@ -81,12 +81,12 @@ async def secret_round(t: Table, fake, thread: str, n: int) -> None:
     panel = ephemeral(sent)[-1]
     assert "your private choice" in panel.content
     assert not leaks(fake, start)
-    sent = await t.click("bob", panel.data, "even")
+    sent = await t.click("bob", panel.data, "Guess even")
     assert "sealed" in texts(ephemeral(sent))
     assert "you guessed even" in texts(ephemeral(sent))
     assert "could not send you a direct message" not in texts(t.in_channel(thread))
     reveal = texts(sent)
     assert "A guessed odd, B guessed even" in reveal
-    stale = await t.click("alice", dm[-1].data, "even")
+    stale = await t.click("alice", dm[-1].data, "Guess even")
     assert "out of date" in texts(ephemeral(stale))
 

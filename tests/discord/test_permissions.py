@@ -47,7 +47,7 @@ CASES = [
     case("help", "take", ""),
     case("game accept", "invited", "opponent"),
     case("game decline", "invited", "player opponent"),
-    case("game resign", "take", "player opponent"),
+    case("game resign", "take", ""),  # asks first; the red button confirms (tests/bot/test_confirm.py)
     case("game board", "take", ""),
     case("game status", "take", ""),
     case("game log", "take", ""),

@@ -21,9 +21,11 @@ async def test_race_move_and_resign_on_discord(fake, bot, core):
     g = core.live[gid]
     mover = "alice" if g.user_of(g.state.taker) == "101" else "bob"
     resigner = "bob" if mover == "alice" else "alice"
+    asked = await t.slash(resigner, thread, "game", {}, sub="resign")  # resigning asks first (a red button)
+    ask = next(s for s in asked if s.ephemeral and s.data.get("components"))
+    label = ask.data["components"][0]["components"][0]["label"]
     start = len(fake.sent)
-    await asyncio.gather(t.slash(resigner, thread, "game", {}, sub="resign"),
-                         t.slash(mover, thread, "take", {"n": 1}))
+    await asyncio.gather(t.click(resigner, ask.data, label), t.slash(mover, thread, "take", {"n": 1}))
     posts = [s.content for s in fake.sent[start:] if s.channel == thread and not s.ephemeral]
     over = [i for i, p in enumerate(posts) if "is over" in p]
     assert len(over) == 1, posts

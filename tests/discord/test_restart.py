@@ -38,10 +38,10 @@ async def test_restart_mid_game(fake, store):
         assert len(fake.sent) == posted
         assert second.client.keeper.states[gid].deadline == clock_before.deadline
         t = Table(fake, second.client)
-        sent = await t.click("alice", dm.data, "odd")
+        sent = await t.click("alice", dm.data, "Guess odd")
         assert "sealed" in texts(ephemeral(sent))
         panel = ephemeral(await t.click("bob", panel_message(t, thread).data, "Choose privately"))[-1]
-        sent = await t.click("bob", panel.data, "even")
+        sent = await t.click("bob", panel.data, "Guess even")
         assert "A guessed odd, B guessed even" in texts(sent)
     finally:
         await second.stop()

@@ -1,0 +1,144 @@
+"""Take-back: a player undoes their own last order(s) in their current phase (``/undo``).
+
+A take-back is allowed while nothing has been decided that the player could exploit:
+no die was rolled, no secret was sealed or revealed, and the decision has not passed to
+the opponent (nor has the phase changed). It is an action in the log, ``undo {seq: N}``,
+so replays and records stay exact (bot/records.py folds it back to the state before
+action N); the phase message strikes the order out. A moderator's rollback covers
+everything else.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from bot import phaselog
+from bot.lifecycle import command
+from bot.live import SNAPSHOT_EVERY
+from bot.records import UNDO, dumps, replay
+from bot.replies import Button, Command, Reply
+from bot.store import ActionRow
+from engine.core.protocol import MODERATOR, Action
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from bot.core import Core
+    from bot.live import Live
+
+
+def effective(rows: list[ActionRow]) -> list[ActionRow]:
+    """The log's actions that still count: each take-back removes the action it names."""
+    out: list[ActionRow] = []
+    for r in rows:
+        action = json.loads(r.action)
+        if action.get("verb") == UNDO:
+            back = int(action["args"]["seq"])
+            out = [x for x in out if x.seq != back]
+        else:
+            out.append(r)
+    return out
+
+
+def button(g: Live) -> Button:
+    """The Undo button of a private acknowledgement."""
+    return Button(label="Undo", command=f"/undo game:{g.id}", style="secondary")
+
+
+def may_offer(g: Live, seat: str, rolls: list, secret: bool, events: list, phase_changed: bool) -> bool:
+    """Whether the order just given could be taken back (decides the Undo button; /undo checks again)."""
+    return (not rolls and not secret and not phase_changed and not any(e.kind == "reveal" for e in events)
+            and any(p.seat == seat and not p.secret for p in g.pending()))
+
+
+async def _state_before(core: Core, g: Live, rows: list[ActionRow], seq: int) -> BaseModel:
+    """The state just before action ``seq``, folded from the log (take-backs included)."""
+    from bot.live import _action, _rolls
+
+    steps = [(r.seat, _action(r.action), _rolls(r.rolls)) for r in rows if r.seq < seq]
+    state, _ = replay(g.rules, g.config, _rolls(g.row.setup_rolls), steps, trusted=True)
+    return state
+
+
+@command("undo")
+async def undo(core: Core, cmd: Command) -> list[Reply]:
+    """Take back your own last order of this phase, if nothing has been revealed or rolled since it."""
+    from bot.core import Refusal
+
+    async with core.locked(cmd) as g:
+        if g.row.status != "active" or g.state is None:
+            raise Refusal(f"game #{g.id} is {g.row.status}; nothing can be taken back now")
+        seats = g.seats_of(cmd.user)
+        if not seats:
+            raise Refusal(f"only a player of game #{g.id} can take back an order")
+        rows = await core.store.actions(g.id, g.row.branch)
+        counted = effective(rows)
+        if not counted:
+            raise Refusal("there is no order to take back yet")
+        last = counted[-1]
+        action = Action.model_validate_json(last.action)
+        if last.seat not in seats or last.seat == MODERATOR:
+            raise Refusal(f"the last order ({action.text()}) was not yours; only your own orders can be taken "
+                          "back (a moderator can roll the game back)")
+        if last.secret:
+            raise Refusal("a sealed choice cannot be taken back; change it with the game's own orders "
+                          "before you commit (for example /drop)")
+        revealed = [s for s in await core.store.secrets(g.id, g.row.branch) if s.revealed_at is not None
+                    and s.revealed_at >= last.seq]
+        if revealed:
+            raise Refusal(f"{action.text()} revealed sealed choices, so it cannot be taken back")
+        if json.loads(last.rolls):
+            raise Refusal(f"{action.text()} rolled dice, so it cannot be taken back (a moderator can roll back)")
+        if not any(p.seat == last.seat and not p.secret for p in g.pending()):
+            raise Refusal(f"the decision has passed to your opponent since {action.text()}; "
+                          "ask a moderator to roll back instead")
+        before = await _state_before(core, g, rows, last.seq)
+        others = {p.seat for p in g.pending() if p.seat != last.seat}
+        if others - {p.seat for p in g.rules.pending(before) if p.seat != last.seat}:
+            raise Refusal(f"{action.text()} handed a decision to your opponent, so it cannot be taken back")
+        now_view, old_view = g.rules.view(g.state, None), g.rules.view(before, None)
+        if (now_view.turn, now_view.phase) != (old_view.turn, old_view.phase):
+            raise Refusal(f"{action.text()} ended the phase, so it cannot be taken back")
+        return await _commit(core, g, cmd, last, action, before)
+
+
+async def _commit(core: Core, g: Live, cmd: Command, last: ActionRow, action: Action, before: BaseModel
+                  ) -> list[Reply]:
+    from bot.core import private
+
+    seq = g.seq + 1
+    now = core.now()
+    undo_action = Action(verb=UNDO, args={"seq": last.seq})
+    replies: list[Reply] = []
+    async with core.store.transaction():
+        await core.store.append_action(
+            g.id, g.row.branch, seq, seat=last.seat, user=cmd.user, action=undo_action.model_dump_json(),
+            rolls=dumps([]), dice_key=g.dice_key, dice_seq=seq, secret=False, now=now)
+        if seq % SNAPSHOT_EVERY == 0:
+            await core.store.put_snapshot(g.id, g.row.branch, seq, before.model_dump_json())
+        old = (g.state, g.seq, g.row)
+        g.state, g.seq = before, seq
+        try:
+            note = f"({g.name_of(last.seat)} took back {action.text()})"
+            edit = phaselog.strike(g, last.seq, seq, note)
+            if edit is not None:
+                replies.append(edit)
+            await phaselog.save(core, g, now)
+            replies = await core.queue(g.id, replies)
+        except BaseException:
+            g.state, g.seq, g.row = old
+            raise
+    again = effective(await core.store.actions(g.id, g.row.branch))
+    prompts = [p for p in g.pending() if p.seat == last.seat and not p.secret]
+    text = f"Taken back: {action.text()}."
+    buttons: list[Button] = []
+    if prompts:
+        rule = f" (rule {prompts[0].rule})" if prompts[0].rule else ""
+        text += f"\nNow: {prompts[0].text}{rule}"
+        buttons = core.buttons(g, last.seat, prompts[0])[:24]
+    if again and again[-1].seat == last.seat and not json.loads(again[-1].rolls) and not again[-1].secret:
+        buttons.append(button(g))
+    ack = private(cmd.user, cmd.place, text)
+    ack.game_id, ack.seq, ack.buttons = g.id, g.seq, buttons
+    return [ack] + replies

@@ -1,0 +1,74 @@
+"""Button words for Chitin: I orders ("Attack 0913 from 0914", "Cancel attack 0914→0913", "Face S at 0818")."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from engine.core.labels import default_label, default_style, is_hex
+from engine.core.protocol import Action, ButtonStyle
+
+_CHOICES = {"first": "Move first", "north": "North end", "south": "South end",
+            "accept": "Accept the hits", "retreat": "Retreat", "accept_and_counter": "Accept and counter-attack",
+            "retreat_and_counter": "Retreat and counter-attack"}
+
+
+def _stack(text: object) -> str:
+    """A stack named by its hex (``0818``) or by counter ids (``R3+R7``)."""
+    return f"the stack in {text}" if is_hex(text) else str(text).replace("+", " + ")
+
+
+def label(action: Action) -> str:
+    """The words on a button for one Chitin order."""
+    a = {k: str(v) for k, v in action.args.items()}
+    v = action.verb
+    if v in ("pick", "drop") and "kind" in a:
+        return f"{v.capitalize()} {a['kind']}"
+    if v == "ready":
+        return "Ready: commit my army"
+    if v == "choose" and "pick" in a:
+        return _CHOICES.get(a["pick"], f"Choose {a['pick']}")
+    if v in ("move", "charge", "retreat") and {"stack", "to"} <= a.keys():
+        where = "off the map" if a["to"] == "off" else f"to {a['to']}"
+        return f"{v.capitalize()} {_stack(a['stack'])} {where}"
+    if v == "fly" and {"unit", "to"} <= a.keys():
+        return f"Fly {a['unit']} to {a['to']}"
+    if v == "overrun" and {"stack", "on"} <= a.keys():
+        return f"Overrun {a['on']} from {a['stack']}"
+    if v == "face" and "dir" in a:
+        return f"Face {a['dir']} at {a['stack']}" if "stack" in a else f"Face {a['dir']}"
+    if v == "attack" and {"by", "on"} <= a.keys():
+        target = "the air units" if a["on"] == "air" else a["on"]
+        return f"Attack {target} from {a['by']}" if is_hex(a["by"]) else f"Attack {target} with {a['by']}"
+    if v == "cancel" and {"by", "on"} <= a.keys():
+        return f"Cancel attack {a['by']}→{a['on']}"
+    if v == "lose" and "unit" in a:
+        return f"Lose a unit of {a['unit']}"
+    if v == "advance" and {"stack", "to"} <= a.keys():
+        facing = f" facing {a['dir']}" if "dir" in a else ""
+        return f"Advance {a['stack']} to {a['to']}{facing}"
+    if v in ("defend", "press") and "choice" in a:
+        return _CHOICES.get(a["choice"], a["choice"].replace("_", " ").capitalize())
+    return default_label(action)
+
+
+def style(action: Action) -> ButtonStyle:
+    """Losses and ends of a step are red; a cancelled attack is a side choice."""
+    if action.verb == "lose":
+        return "danger"
+    if action.verb == "cancel":
+        return "secondary"
+    return default_style(action)
+
+
+def caution(state: BaseModel, seat: str, action: Action) -> str:
+    """3.032: ``/ready`` with points left unspent commits a smaller army than the scenario allows."""
+    from engine.games.chitin import flow
+
+    if action.verb != "ready" or getattr(state, "step", "") != "forces":
+        return ""
+    points = flow.scenario(state).points  # type: ignore[arg-type]
+    total, _ = flow.army_points(list(getattr(state, "picks", {}).get(seat, [])))
+    if not points or total >= points:
+        return ""
+    return (f"your army has {total} of its {points} points; /ready commits it as it is, and the unspent "
+            f"{points - total} points are lost (rule 3.032)")

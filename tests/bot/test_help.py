@@ -1,0 +1,158 @@
+"""Help that fits the moment: only the orders legal now, one unit's orders, the games' options, forgiving names."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot import helpdesk
+from bot.core import Core
+from bot.store import Store
+from tests.bot.test_undo import table
+from tests.support.scripted import ONE_PER_GAME, play
+from tests.support.table import open_table
+
+NOW = re.compile(r"^You may use now: (.*?)(?: \(privately: in a direct message\))?\.$", re.M)
+
+
+@pytest.fixture
+async def core(tmp_path):
+    store = await Store.open(tmp_path / "h.db")
+    yield Core(store)
+    await store.close()
+
+
+@pytest.mark.parametrize("script", ONE_PER_GAME)
+async def test_game_help_at_each_prompt_lists_only_the_orders_legal_now(script, tmp_path):
+    asked = 0
+    async for _line, _replies, core in play(script, tmp_path / "g.db"):
+        for g in list(core.live.values()):
+            if g.state is None or g.row.status != "active":
+                continue
+            for p in g.pending():
+                user = g.user_of(p.seat)
+                r = await core.handle_line(user, g.row.place, f"/game help game:{g.id}")
+                text = r[0].text
+                legal = [a for a in g.rules.legal_now(g.state, p.seat) if a.verb in p.verbs]
+                listed = NOW.findall(text)
+                assert listed, text
+                verbs = {v.strip().lstrip("/") for part in listed for v in part.split(",")}
+                assert verbs <= {a.verb for a in legal}, (script, text, sorted({a.verb for a in legal}))
+                shown = [ln.strip().split("   (")[0] for ln in text.splitlines() if ln.startswith("  /")]
+                assert shown and all(s in {a.text() for a in legal} for s in shown), (script, text)
+                assert len(shown) <= helpdesk.EXAMPLES * len(listed)
+                assert "... and" not in text and "Orders of" not in text  # not the whole list
+                asked += 1
+    assert asked > 0
+
+
+async def test_game_help_all_lists_every_order(core):
+    g, say = await open_table(core, "console:#t", "game:chitin scenario:basic")
+    r = await say("alice", "/game help all:yes")
+    assert "/move" in r[0].text and "/advance" in r[0].text and "/undo" in r[0].text
+
+
+async def test_game_new_without_a_game_lists_the_games_and_options_help_lists_the_options(core):
+    r = await core.handle_line("alice", "console:#lobby", "/game new")
+    assert r[0].to == "private" and "oneworld: OneWorld" in r[0].text and "chitin: Chitin: I" in r[0].text
+    r = await core.handle_line("alice", "console:#lobby", "/game new game:OneWorld options:help")
+    assert "god_powers:" in r[0].text and "scenario: standard (default standard)" in r[0].text
+    r = await core.handle_line("alice", "console:#lobby", "/game options game:chitin")
+    assert "scenario: learning, basic" in r[0].text and "(default learning)" in r[0].text
+    assert "turn_limit:" in r[0].text and "seat: Red, Blue (default Red" in r[0].text
+    assert not core.live
+
+
+async def test_names_are_matched_forgivingly(core):
+    r = await core.handle_line("alice", "console:#lobby", "/game new game:Chitin scenario:Basic opponent:bob")
+    gid = r[0].game_id
+    assert gid is not None and core.live[gid].config.scenario == "basic" and core.live[gid].config.game == "chitin"
+    assert helpdesk.direction("south") == "S" and helpdesk.direction("North-East") == "NE"
+    assert helpdesk.direction("s") == "S" and helpdesk.direction("northwest") == "NW"
+    assert helpdesk.direction("0608") == "0608"
+
+
+async def test_6_06_a_facing_given_as_a_word_is_understood(tmp_path):
+    t, store = await table(tmp_path)
+    try:
+        await t.until("bob: /face stack:0818 dir:N")
+        seq = t.game.seq
+        r = await t.say("bob", "/face stack:0818 dir:north")
+        assert t.game.seq == seq + 1, r[0].text
+    finally:
+        await store.close()
+
+
+async def test_an_unknown_command_suggests_the_near_one(core):
+    r = await core.handle_line("alice", "console:#lobby", "/gmae new game:chitin")
+    assert r[0].text == "Sorry, there is no command /gmae; did you mean /game?"
+    r = await core.handle_line("alice", "console:#lobby", "/mvoe stack:R1 to:0804")
+    assert r[0].text == "Sorry, there is no command /mvoe; did you mean /move?"
+
+
+async def test_game_moves_lists_one_units_orders(tmp_path):
+    t, store = await table(tmp_path)
+    try:
+        await t.until("bob: /move stack:B1 to:0818")
+        r = await t.say("bob", "/game moves unit:B1")
+        assert r[0].text.startswith("Orders of B1 now")
+        assert "/move stack:B1 to:0818" in r[0].text and "B2" not in r[0].text
+        r = await t.say("bob", "/game moves unit:R1")
+        assert "no legal order" in r[0].text
+    finally:
+        await store.close()
+
+
+async def test_game_status_shows_the_clock(core):
+    g, say = await open_table(core, "console:#t", "game:chitin scenario:basic clock:48h")
+    r = await say("carol", "/game status")
+    assert "Clock: 48 h a decision, running for" in r[0].text
+    from datetime import UTC, datetime, timedelta
+
+    deadline = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    async with core.store.transaction():
+        await core.store.set_place_settings(f"clock:game:{g.id}", {
+            "key": "k", "started": (deadline - timedelta(hours=48)).isoformat(), "deadline": deadline.isoformat()})
+    r = await say("carol", "/game status")
+    stamp = int(deadline.timestamp())
+    assert f"due <t:{stamp}:R>" in r[0].text and "2026-12-01 12:00 UTC" in r[0].text
+
+
+async def test_a_finished_games_own_thread_knows_its_game(core):
+    g, say = await open_table(core, "console:#t", "game:chitin scenario:basic")
+    await say("alice", "/game resign confirm:yes")
+    for line in ("/game export", "/game status", "/game replay", "/game log"):
+        r = await say("carol", line)
+        assert not r[0].text.startswith("Sorry"), (line, r[0].text)
+        assert r[0].game_id in (g.id, None)
+    r = await say("carol", "/game status")
+    assert f"Game #{g.id}" in r[0].text and "over" in r[0].text
+
+
+async def test_game_moves_board_outlines_the_hexes_the_unit_reaches(tmp_path):
+    from bot.boards import board_view, render_board_png
+
+    t, store = await table(tmp_path)
+    try:
+        await t.until("bob: /move stack:B1 to:0818")
+        r = await t.say("bob", "/game moves unit:B1 board:yes")
+        reply = r[0]
+        assert reply.to == "private" and reply.board and reply.viewer == "Blue"
+        assert "0818" in reply.highlights and all(len(h) == 4 for h in reply.highlights)
+        plain = await render_board_png(t.core, 1, "Blue")
+        marked = await render_board_png(t.core, 1, "Blue", reply.highlights)
+        assert plain and marked and plain != marked
+        view = await board_view(t.core, 1, "Blue")
+        assert not any(h.kind == "legal" for h in view.highlights)  # the game's own board is not changed
+    finally:
+        await store.close()
+
+
+async def test_12_0_help_offers_transform_and_flee_only_with_their_options(core):
+    g, say = await open_table(core, "console:#t", "game:oneworld")
+    r = await say("alice", "/game help all:yes")
+    assert "/move" in r[0].text and "/transform" not in r[0].text and "/flee" not in r[0].text
+    g2, say2 = await open_table(core, "console:#u", "game:oneworld god_powers:on flee_while_you_can:on")
+    r = await say2("alice", f"/game help all:yes game:{g2.id}")
+    assert "/transform" in r[0].text and "/flee" in r[0].text

@@ -1,0 +1,133 @@
+"""Take-back (/undo): a player's own last orders of this phase, while no die, reveal or hand-over intervened."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from bot.console import Console
+from bot.core import Core
+from bot.live import full_replay, load_live
+from bot.records import GameRecord
+from bot.replay_tool import check_record
+from bot.store import Store
+from tests.support.scripted import SCRIPTS
+
+
+class Table:
+    """The Chitin basic script, played up to a chosen line, then driven by the test."""
+
+    def __init__(self, core: Core, console: Console, lines: list[str]) -> None:
+        self.core, self.console, self.lines = core, console, lines
+        self.at = 0
+
+    async def until(self, line: str) -> None:
+        """Play the script up to (not including) the first line equal to ``line`` after where it stands."""
+        while self.lines[self.at].strip() != line:
+            await self.console.run_line(self.lines[self.at])
+            self.at += 1
+
+    async def next(self) -> list:
+        replies = await self.console.run_line(self.lines[self.at])
+        self.at += 1
+        return replies
+
+    async def say(self, user: str, line: str, place: str = "console:#game-1") -> list:
+        return await self.core.handle_line(user, place, line)
+
+    @property
+    def game(self):  # type: ignore[no-untyped-def]
+        return self.core.live[1]
+
+
+async def table(tmp_path: Path) -> tuple[Table, Store]:
+    store = await Store.open(tmp_path / "u.db")
+    core = Core(store)
+    console = Console(core, None, io.StringIO(), boards=False)
+    return Table(core, console, (SCRIPTS / "chitin_basic.txt").read_text().splitlines()), store
+
+
+async def test_undo_restores_the_exact_state_and_the_log_replays(tmp_path):
+    t, store = await table(tmp_path)
+    try:
+        await t.until("bob: /move stack:B1 to:0818")
+        before = t.game.state.model_dump_json()
+        seq = t.game.seq
+        r = await t.next()
+        ack = next(x for x in r if x.to == "private")
+        assert any(b.label == "Undo" and b.command == "/undo game:1" for b in ack.buttons)
+        moved = t.game.state.model_dump_json()
+        assert moved != before
+        r = await t.say("bob", "/undo")
+        assert r[0].to == "private" and r[0].text.startswith("Taken back: /move stack:B1 to:0818"), r[0].text
+        assert t.game.state.model_dump_json() == before  # byte for byte
+        assert t.game.seq == seq + 2  # the move and its take-back are both in the log
+        edit = next(x for x in r if x.edit_key)
+        assert "~~Blue: Gantua 12-6 (B1) moves reserve to 0818~~" in edit.text and "took back" in edit.text
+        # the player goes on; the record of a game with a take-back replays exactly
+        await t.next()
+        await t.next()
+        record = GameRecord.model_validate_json(
+            next(x for x in await t.say("bob", "/game export") if x.file_name).file_text)
+        problems, _ = check_record(record, None)
+        assert problems == []
+        assert [a.action.verb for a in record.actions if a.action is not None].count("undo") == 1
+        row = await store.game(1)
+        replayed, _ = await full_replay(store, row)
+        assert replayed.model_dump_json() == t.game.state.model_dump_json()
+        assert (await load_live(store, row)).state.model_dump_json() == t.game.state.model_dump_json()
+    finally:
+        await store.close()
+
+
+async def test_undo_twice_takes_back_the_last_two_orders(tmp_path):
+    t, store = await table(tmp_path)
+    try:
+        await t.until("bob: /move stack:B2 to:0719")
+        before = t.game.state.model_dump_json()
+        await t.next()  # move B2
+        await t.next()  # face it
+        await t.say("bob", "/undo")
+        r = await t.say("bob", "/undo")
+        assert "Taken back: /move stack:B2 to:0719" in r[0].text
+        assert t.game.state.model_dump_json() == before
+    finally:
+        await store.close()
+
+
+async def test_undo_is_refused_after_a_hand_over_and_changes_nothing(tmp_path):
+    t, store = await table(tmp_path)
+    try:
+        await t.until("alice: /move stack:R1 to:0804")  # bob's /done just handed the turn to alice
+        state, seq = t.game.state.model_dump_json(), t.game.seq
+        r = await t.say("bob", "/undo")
+        assert r[0].text.startswith("Sorry") and "opponent" in r[0].text, r[0].text
+        r = await t.say("alice", "/undo")
+        assert r[0].text.startswith("Sorry") and "not yours" in r[0].text, r[0].text
+        assert (t.game.state.model_dump_json(), t.game.seq) == (state, seq)
+    finally:
+        await store.close()
+
+
+async def test_undo_is_refused_after_a_roll(tmp_path):
+    t, store = await table(tmp_path)
+    try:
+        await t.until("bob: /retreat stack:R9+R12 to:0408")  # bob's /done rolled the combat
+        state, seq = t.game.state.model_dump_json(), t.game.seq
+        r = await t.say("bob", "/undo")
+        assert r[0].text.startswith("Sorry") and "rolled dice" in r[0].text, r[0].text
+        assert (t.game.state.model_dump_json(), t.game.seq) == (state, seq)
+    finally:
+        await store.close()
+
+
+async def test_undo_is_refused_after_a_sealed_choice_and_its_reveal(tmp_path):
+    t, store = await table(tmp_path)
+    try:
+        await t.until("bob: /choose pick:first")  # alice's /ready sealed her army and revealed both
+        state, seq = t.game.state.model_dump_json(), t.game.seq
+        r = await t.say("alice", "/undo", place="dm:alice")
+        assert r[0].text.startswith("Sorry") and "sealed" in r[0].text, r[0].text
+        assert (t.game.state.model_dump_json(), t.game.seq) == (state, seq)
+    finally:
+        await store.close()
