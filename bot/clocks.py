@@ -29,6 +29,8 @@ REMINDERS = (24, 1)
 DOWNTIME_GRACE = timedelta(minutes=5)
 """Shorter gaps between heartbeats are not counted as the bot being down."""
 CLOCK_USER = "clock"
+OUTBOX_KEEP = timedelta(days=1)
+"""How long a posted reply stays in the outbox before it is pruned."""
 HEARTBEAT_KEY = "clock:heartbeat"
 
 
@@ -203,6 +205,8 @@ class ClockKeeper:
         from bot.lifecycle import expire_invitations
 
         out += await expire_invitations(self.core)
+        async with self.core.store.transaction():  # posted replies are kept a day for diagnosis, then forgotten
+            await self.core.store.prune_outbox((self.now() - OUTBOX_KEEP).isoformat(timespec="seconds"))
         await self.heartbeat()
         return out
 

@@ -368,7 +368,16 @@ async def game_log(core: Core, cmd: Command) -> list[Reply]:
     last = parse_int(cmd.args.get("last", "30"), "last", 1, 500)
     entries = await log_entries(core, g.row.id, viewer_seats=g.seats_of(cmd.user))
     shown = [line for entry in entries[-last:] for line in entry]
-    return [private(cmd.user, cmd.place, "\n".join(shown) or "Nothing has happened yet.")]
+    text = "\n".join(shown) or "Nothing has happened yet."
+    if len(text) > LOG_INLINE:  # the newest lines, whole, in a file rather than cut across many messages
+        return [Reply(to="private", user=cmd.user, place=cmd.place, game_id=g.id,
+                      text=f"The last {min(last, len(entries))} entries of game #{g.id}'s log are attached.",
+                      file_name=f"hexhive-game-{g.id}-log.txt", file_text=text + "\n")]
+    return [private(cmd.user, cmd.place, text)]
+
+
+LOG_INLINE = 1900
+"""A log longer than this (one Discord message) is attached as a text file."""
 
 
 async def log_entries(core: Core, game_id: int, viewer_seats: list[str]) -> list[list[str]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass
 
@@ -13,6 +14,8 @@ from engine.core.dice import Roll
 from engine.core.protocol import Action, GameConfig, GameRules, Prompt
 
 SNAPSHOT_EVERY = 50
+OFF_LOOP_AFTER = 200
+"""A replay of more actions than this runs in a worker thread, not on the event loop."""
 
 
 @dataclass
@@ -64,30 +67,28 @@ async def load_live(store: Store, row: GameRow) -> Live:
     config = config_of(row)
     rules = rules_for(config)
     branch = await store.branch_info(row.id, row.branch)
-    actions = await store.actions(row.id, row.branch)
-    seq = actions[-1].seq if actions else 0
+    seq = await store.last_seq(row.id, row.branch)
     state: BaseModel | None = None
     if row.status not in ("invited", "declined"):
-        state = await _fold(store, rules, config, row, actions)
+        state = await _fold(store, rules, config, row)
     key = row.settings_dict.get("board_key")
     return Live(row=row, rules=rules, config=config, state=state, seq=seq, dice_key=branch["dice_key"],
                 seats=seats_of(row), board_key=(key[0], key[1]) if key else None)
 
 
-async def _fold(store: Store, rules: GameRules, config: GameConfig, row: GameRow, actions: list) -> BaseModel:
-    snaps = await store.snapshots(row.id, row.branch)
+async def _fold(store: Store, rules: GameRules, config: GameConfig, row: GameRow) -> BaseModel:
+    """Only the newest snapshot and the actions after it are read: a long game costs what a short one does."""
+    snap = await store.last_snapshot(row.id, row.branch)
     start_seq = 0
     state: BaseModel | None = None
-    if snaps:
-        start_seq, text = snaps[-1]
+    if snap is not None:
+        start_seq, text = snap
         state = load_state(rules, text)
-    steps = [
-        (a.seat, _action(a.action), _rolls(a.rolls))
-        for a in actions
-        if a.seq > start_seq
-    ]
+    actions = await store.actions(row.id, row.branch, after=start_seq)
+    steps = [(a.seat, _action(a.action), _rolls(a.rolls)) for a in actions]
     if state is not None and any(act.verb == UNDO and int(act.args["seq"]) <= start_seq for _, act, _ in steps):
         state, start_seq = None, 0  # a take-back reaches behind the snapshot: fold from the start
+        actions = await store.actions(row.id, row.branch)
         steps = [(a.seat, _action(a.action), _rolls(a.rolls)) for a in actions]
     if state is None:
         setup = _rolls(row.setup_rolls)
@@ -108,7 +109,11 @@ async def full_replay(store: Store, row: GameRow, branch: int | None = None, *, 
         (a.seat, _action(a.action), _rolls(a.rolls))
         for a in actions
     ]
-    return replay(rules, config, setup, steps, trusted=trusted)
+    if len(steps) < OFF_LOOP_AFTER:
+        return replay(rules, config, setup, steps, trusted=trusted)
+    # A long log is folded in a worker thread, with its own copy of the rules (a game's rules may
+    # keep caches), so the event loop goes on answering other members meanwhile.
+    return await asyncio.to_thread(replay, type(rules)(), config, setup, steps, trusted=trusted)
 
 
 def _action(text: str) -> Action:

@@ -280,13 +280,17 @@ class Store:
             (game_id, branch, seq, seat, user, action, rolls, dice_key, dice_seq, int(secret), now),
         )
 
-    async def actions(self, game_id: int, branch: int, upto: int | None = None) -> list[ActionRow]:
-        """The actions of a branch in order (up to and including ``upto``)."""
+    async def actions(self, game_id: int, branch: int, upto: int | None = None,
+                      after: int | None = None) -> list[ActionRow]:
+        """The actions of a branch in order (after ``after``, up to and including ``upto``)."""
         sql = "SELECT * FROM actions WHERE game_id = ? AND branch = ?"
         params: tuple[Any, ...] = (game_id, branch)
         if upto is not None:
             sql += " AND seq <= ?"
             params += (upto,)
+        if after is not None:
+            sql += " AND seq > ?"
+            params += (after,)
         async with self.db.execute(sql + " ORDER BY seq", params) as cur:
             return [
                 ActionRow(r["seq"], r["seat"], r["user"], r["action"], r["rolls"], r["dice_key"], r["dice_seq"],
@@ -403,6 +407,28 @@ class Store:
             "INSERT OR REPLACE INTO snapshots(game_id, branch, seq, state) VALUES (?,?,?,?)",
             (game_id, branch, seq, state),
         )
+
+    async def last_seq(self, game_id: int, branch: int) -> int:
+        """The number of the last action of a branch (0 when it has none)."""
+        async with self.db.execute(
+            "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ? AND branch = ?", (game_id, branch)
+        ) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def last_snapshot(self, game_id: int, branch: int) -> tuple[int, str] | None:
+        """Only the newest cached state of a branch, (seq, state JSON)."""
+        async with self.db.execute(
+            "SELECT seq, state FROM snapshots WHERE game_id = ? AND branch = ? ORDER BY seq DESC LIMIT 1",
+            (game_id, branch),
+        ) as cur:
+            row = await cur.fetchone()
+        return (row[0], row[1]) if row else None
+
+    async def prune_outbox(self, before: str) -> int:
+        """Forget posted replies created before ``before`` (kept that long for diagnosis); returns how many."""
+        cur = await self.db.execute("DELETE FROM outbox WHERE posted = 1 AND created_at < ?", (before,))
+        return cur.rowcount or 0
 
     async def snapshots(self, game_id: int, branch: int) -> list[tuple[int, str]]:
         """Every cached state of a branch, (seq, state JSON), oldest first."""

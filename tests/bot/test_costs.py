@@ -1,0 +1,74 @@
+"""Costs that do not grow with a game: loading reads the newest snapshot and what follows it, long logs go
+to a file with their newest lines, posted replies are pruned."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+
+from bot.clocks import ClockKeeper
+from bot.core import Core
+from bot.live import SNAPSHOT_EVERY, load_live
+from bot.store import Store
+
+
+async def _long_game(core: Core, actions: int) -> int:
+    r = await core.handle_line("alice", "console:#t", "/game new game:toy opponent:bob pile:20")
+    gid = r[0].game_id
+    await core.handle_line("bob", "console:#t", "/game accept")
+    while core.live[gid].seq < actions:
+        g = core.live[gid]
+        if g.state.step == "guess":
+            for u in ("alice", "bob"):
+                await core.handle_line(u, f"dm:{u}", f"/guess parity:odd game:{gid}")
+        else:
+            await core.handle_line(g.user_of(g.state.taker), "console:#t", f"/take n:1 game:{gid}")
+    return gid
+
+
+async def test_load_live_reads_only_the_last_snapshot_and_the_actions_after_it(core, store, monkeypatch):
+    gid = await _long_game(core, SNAPSHOT_EVERY + 4)
+    read: list[int] = []
+    original = store.actions
+
+    async def counting(game_id, branch, upto=None, after=None):  # noqa: ANN001, ANN202
+        rows = await original(game_id, branch, upto=upto, after=after)
+        read.extend(r.seq for r in rows)
+        return rows
+
+    monkeypatch.setattr(store, "actions", counting)
+    again = await load_live(store, await store.game(gid))
+    assert again.state.model_dump_json() == core.live[gid].state.model_dump_json()
+    assert again.seq == core.live[gid].seq
+    assert read and min(read) > SNAPSHOT_EVERY
+
+
+async def test_a_long_log_is_attached_with_its_newest_lines(core):
+    gid = await _long_game(core, 56)
+    r = await core.handle_line("carol", "console:#t", f"/game log last:500 game:{gid}")
+    assert r[0].file_name and "attached" in r[0].text
+    lines = r[0].file_text.splitlines()
+    assert lines[-1].startswith("    ") or lines[-1].startswith(f"#{core.live[gid].seq} ")
+    assert any(line.startswith(f"#{core.live[gid].seq} ") for line in lines)
+    r = await core.handle_line("carol", "console:#t", f"/game log last:2 game:{gid}")
+    assert not r[0].file_name and f"#{core.live[gid].seq} " in r[0].text
+
+
+async def test_posted_replies_are_pruned_after_a_day(tmp_path):
+    store = await Store.open(tmp_path / "o.db")
+    try:
+        now = [datetime(2026, 12, 1, tzinfo=UTC)]
+        core = Core(store, clock=lambda: now[0])
+        replies = await core.handle_line("alice", "console:#t", "/game new game:toy opponent:bob")
+        await core.posted(replies)
+        r = await core.handle_line("bob", "console:#t", "/game accept")  # posted later: still unposted
+        keeper = ClockKeeper(core, now=lambda: now[0])
+        now[0] += timedelta(days=2)
+        await keeper.tick()
+        async with store.db.execute("SELECT posted, payload FROM outbox") as cur:
+            rows = await cur.fetchall()
+        assert rows and all(p == 0 for p, _ in rows), "only posted rows go"
+        assert not any("challenges you" in json.loads(t)["text"] for _, t in rows)
+        await core.posted(r)
+    finally:
+        await store.close()
