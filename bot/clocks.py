@@ -157,7 +157,7 @@ class ClockKeeper:
 
     async def start(self) -> list[Reply]:
         """Load the clocks; extend them by the time the bot was down and say so in each game."""
-        for gid in list(self.core.live):
+        for gid in self.core.game_ids():
             raw = await self.core.store.place_settings(_key(gid))
             if raw:
                 self.states[gid] = ClockState.model_validate(raw)
@@ -200,7 +200,8 @@ class ClockKeeper:
             if g is None or g.state is None:
                 continue
             out += await self.check(g)
-        for gid in [gid for gid in self.states if gid not in self.core.live]:
+        in_play = set(self.core.game_ids())
+        for gid in [gid for gid in self.states if gid not in in_play]:
             del self.states[gid]
         from bot.lifecycle import expire_invitations
 

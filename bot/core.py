@@ -96,26 +96,77 @@ class Core:
         self.internal_errors: deque[str] = deque(maxlen=200)
         self.damaged: dict[int, str] = {}
         """Games kept out of play because their log is damaged, with what is wrong."""
+        self.unloaded: dict[int, GameRow] = {}
+        """Games in play not loaded into memory yet (start-up loads them in the background)."""
+        self._loading: dict[int, asyncio.Future[None]] = {}
+        self.loader: asyncio.Task[None] | None = None
+
+    def game_ids(self) -> list[int]:
+        """Every game in play, loaded or not."""
+        return sorted(set(self.live) | set(self.unloaded) | set(self._loading))
+
+    async def load_all(self) -> None:
+        """Load every game still waiting, one at a time, letting other work run in between."""
+        for gid in list(self.unloaded):
+            await self.load(gid)
+            await asyncio.sleep(0)
+
+    async def load(self, gid: int) -> Live | None:
+        """The game ``gid`` in memory, loading it first if start-up has not yet (None if not in play)."""
+        if gid in self._loading:
+            await self._loading[gid]
+        row = self.unloaded.pop(gid, None)
+        if row is None:
+            return self.live.get(gid)
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._loading[gid] = done
+        try:
+            self.live[gid] = await load_live(self.store, row)
+        except Exception as exc:
+            log.exception("game #%s cannot be loaded", gid)
+            self.damaged[gid] = f"its log does not replay ({type(exc).__name__})"
+        finally:
+            del self._loading[gid]
+            done.set_result(None)
+        return self.live.get(gid)
+
+    async def _preload(self, cmd: Command) -> None:
+        """While start-up is still loading games, load first the ones this command may be about."""
+        if not self.unloaded and not self._loading:
+            return
+        try:
+            gid = self.game_id_arg(cmd)
+        except (ParseError, Refusal):
+            return
+        if gid is not None:
+            wanted = {gid}
+        else:
+            wanted = {i for i, r in list(self.unloaded.items())
+                      if r.place == cmd.place or cmd.user in r.settings_dict.get("seats", {}).values()}
+            wanted |= set(self._loading)
+        for i in sorted(wanted):
+            await self.load(i)
 
     # --- start-up ---------------------------------------------------------------------------
 
-    async def start(self) -> list[Reply]:
-        """Load every game in play; return the replies committed but never posted.
+    async def start(self, *, background: bool = False) -> list[Reply]:
+        """Find the games in play and load them; return the replies committed but never posted.
 
-        A game whose log is damaged is found now, not later as an internal error: it is kept
-        out of play, and every command on it says so.
+        With ``background`` the games are loaded by a task after this returns, so the bot answers
+        at once whatever the number of games: a command about a game not loaded yet loads that
+        game first (``_preload``). A game whose log is damaged is found now, not later as an
+        internal error: it is kept out of play, and every command on it says so.
         """
         self.damaged = await self.store.damaged_games()
         for gid, problem in self.damaged.items():
             log.error("game #%s is damaged: %s; restore the database from a backup", gid, problem)
         for row in await self.store.games("status IN ('invited', 'active', 'paused')"):
-            if row.id in self.damaged:
-                continue
-            try:
-                self.live[row.id] = await load_live(self.store, row)
-            except Exception as exc:
-                log.exception("game #%s cannot be loaded", row.id)
-                self.damaged[row.id] = f"its log does not replay ({type(exc).__name__})"
+            if row.id not in self.damaged and row.id not in self.live:
+                self.unloaded[row.id] = row
+        if background:
+            self.loader = asyncio.create_task(self.load_all(), name="hexhive-load-games")
+        else:
+            await self.load_all()
         out = []
         for oid, _gid, payload in await self.store.unposted():
             r = Reply.model_validate_json(payload)
@@ -151,6 +202,7 @@ class Core:
         """Run one command. Refusals become private replies and change nothing."""
         try:
             check_args(cmd.args)
+            await self._preload(cmd)
             return await self._dispatch(cmd)
         except (RuleError, Refusal, ParseError) as exc:
             return [private(cmd.user, cmd.place, _polite(str(exc)))]

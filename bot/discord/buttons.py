@@ -70,7 +70,7 @@ async def open_panel(hive: Hive, interaction: discord.Interaction, game: int, ow
     if str(interaction.user.id) != owner:
         await hive.delivery.respond(interaction, content=f"Sorry, that button is for <@{owner}> only.")
         return
-    g = hive.core.live.get(game)
+    g = await hive.core.load(game)
     prompts = panel_prompts(g, owner) if g is not None and g.row.status == "active" else []
     if g is None or not prompts:
         await hive.delivery.respond(interaction, content=f"Nothing waits on you privately in game #{game} now.")

@@ -118,7 +118,7 @@ class HexhiveClient(discord.Client):
 
     async def setup_hook(self) -> None:
         """Load the games, register the persistent buttons, sync the commands if they changed."""
-        self._unposted = await self.core.start()
+        self._unposted = await self.core.start(background=True)
         self.add_dynamic_items(ChoiceButton, PanelButton)
         if self.dev_guild_id:
             self.tree.copy_global_to(guild=discord.Object(self.dev_guild_id))
@@ -264,6 +264,8 @@ class HexhiveClient(discord.Client):
             self._clock_task.cancel()
         if self._sync_task is not None:
             self._sync_task.cancel()
+        if self.core.loader is not None:
+            self.core.loader.cancel()
         await self.hive.delivery.stop()
         try:
             await asyncio.wait_for(self.hive.idle(), timeout=10)

@@ -102,7 +102,7 @@ def _owners(core: Core, g: Live, h: str) -> list[str]:
 
 async def resolve_choice(core: Core, game: int, seq: int, n: int, h: str, user: str) -> tuple[str | None, str]:
     """The command line a click sends, or ``(None, refusal)``."""
-    g = core.live.get(game)
+    g = await core.load(game)  # a button of a game start-up has not loaded yet loads it on click
     if g is None:
         return None, f"Sorry, game #{game} is no longer in play."
     if g.row.status == "paused":

@@ -72,3 +72,28 @@ async def test_posted_replies_are_pruned_after_a_day(tmp_path):
         await core.posted(r)
     finally:
         await store.close()
+
+
+async def test_start_up_answers_before_every_game_is_loaded(tmp_path):
+    """Start-up loads the games in the background; a command about one not loaded yet loads it first."""
+    store = await Store.open(tmp_path / "many.db")
+    try:
+        core = Core(store)
+        ids = []
+        for n in range(12):
+            r = await core.handle_line(f"p{n}", f"console:#t{n}", f"/game new game:toy opponent:q{n}")
+            ids.append(r[0].game_id)
+            await core.handle_line(f"q{n}", f"console:#t{n}", "/game accept")
+        again = Core(store)
+        await again.start(background=True)
+        assert len(again.live) < 12 and again.game_ids() == sorted(ids), "start returns before the games are loaded"
+        r = await again.handle_line("carol", "console:#t7", "/game status")
+        assert f"Game #{ids[7]}" in r[0].text
+        r = await again.handle_line("p3", "dm:p3", "/guess parity:odd", community="")
+        assert any("sealed" in x.text for x in r), r
+        await again.loader
+        assert sorted(again.live) == sorted(ids) and not again.unloaded
+        for gid in ids:
+            assert again.live[gid].state.model_dump_json() == core.live[gid].state.model_dump_json() or gid == ids[3]
+    finally:
+        await store.close()
