@@ -97,3 +97,27 @@ async def test_start_up_answers_before_every_game_is_loaded(tmp_path):
             assert again.live[gid].state.model_dump_json() == core.live[gid].state.model_dump_json() or gid == ids[3]
     finally:
         await store.close()
+
+
+async def test_db_check_works_through_many_games_in_worker_processes_with_progress(tmp_path):
+    import sqlite3
+
+    from bot.dbtools import check_store
+
+    store = await Store.open(tmp_path / "check.db")
+    try:
+        core = Core(store)
+        for n in range(31):
+            await core.handle_line(f"p{n}", f"console:#t{n}", f"/game new game:toy opponent:q{n} pile:20")
+            await core.handle_line(f"q{n}", f"console:#t{n}", "/game accept")
+        gid = await _long_game(core, SNAPSHOT_EVERY + 2)
+        c = sqlite3.connect(tmp_path / "check.db")
+        c.execute("UPDATE snapshots SET state = replace(state, '\"pile\":', '\"pile\":1') WHERE game_id = ?", (gid,))
+        c.commit()
+        c.close()
+        seen: list[tuple[int, int]] = []
+        problems = await check_store(store, workers=2, progress=lambda d, t: seen.append((d, t)))
+        assert problems == [f"game #{gid} branch 1: snapshot at action {SNAPSHOT_EVERY} differs from replay"]
+        assert seen and seen[-1] == (32, 32)
+    finally:
+        await store.close()
