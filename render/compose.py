@@ -22,6 +22,7 @@ from render.counters import (
     place_counter,
     stack_slots,
 )
+from render import palette
 from render.geometry import Layout
 from render.legend import legend_blocks
 from render.overlays import draw_arrow, marker_slots, place_marker, place_outline, place_tint
@@ -62,16 +63,18 @@ def board(view: View, *, game_map: GameMap | None = None) -> bytes:
     # The image is encoded and dropped here, so it is drawn on a kept canvas and given back.
     dirt: list[Box] = []
     img = _compose(view, game_map, layer, CANVASES.borrow, dirt)
-    png = encode_png(img)
+    png = encode_png(img, layer.image)
     CANVASES.give_back(layer, img, dirt)
     return png
 
 
-def encode_png(img: Image.Image) -> bytes:
-    """PNG bytes of a board: reduced to a 256-colour palette, then zlib level 6."""
+def encode_png(img: Image.Image, source: Image.Image | None = None) -> bytes:
+    """PNG bytes of a board: reduced to the kept 256-colour palette of its map (``source``, the
+    map's terrain layer; the style's colours alone without one), then zlib level 6."""
     # A board is flat colours and anti-aliased edges: 256 colours look the same and the file is
-    # a third of the RGB one (the largest map: about 140 KB instead of 390 KB, and faster to encode).
-    pal = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    # a third of the RGB one. A palette kept per map costs a few ms where searching one per board
+    # (octree) cost 15-45 ms, for a file a few per cent larger (render/palette.py).
+    pal = palette.reduce(img, source)
     buf = io.BytesIO()
     pal.save(buf, format="PNG", compress_level=COMPRESS_LEVEL)
     return buf.getvalue()
