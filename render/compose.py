@@ -6,6 +6,7 @@ import io
 import threading
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -25,7 +26,7 @@ from render.counters import (
 from render import palette
 from render.geometry import Layout
 from render.legend import legend_blocks
-from render.overlays import draw_arrow, marker_slots, place_marker, place_outline, place_tint
+from render.overlays import draw_arrow, marker_slots, place_marker, place_outline, place_tint, result_labels
 from render.panel import (
     PAD,
     TITLE_H,
@@ -43,7 +44,8 @@ from render.panel import (
 )
 from render.sprites import mark, recording
 from render.style import BACKGROUND, RULE, printable, side_colour
-from render.terrain import StaticLayer, place_number, static_layer
+from render.alttext import alt_text
+from render.terrain import StaticLayer, map_size, place_number, static_layer
 
 Box = tuple[int, int, int, int]
 UNDER_COUNTERS = frozenset({"move"})
@@ -66,6 +68,65 @@ def board(view: View, *, game_map: GameMap | None = None) -> bytes:
     png = encode_png(img, layer.image)
     CANVASES.give_back(layer, img, dirt)
     return png
+
+
+@dataclass(frozen=True)
+class Boards:
+    """What a board post carries: the focus view (shown large in the chat) and the full map, as
+    PNG bytes, and the alt text of both."""
+
+    focus: bytes
+    full: bytes
+    alt: str
+
+
+def boards(
+    view: View, *, public: View | None = None, game_map: GameMap | None = None, around: str | None = None
+) -> Boards:
+    """The focus view and the full board of ``view``, and their alt text.
+
+    ``public`` is the spectator's view of the same position: the framing and the alt text come
+    from it, so a player's own secrets never move the frame or reach the text (without it, the
+    view itself, less previews). ``around`` frames a given hex instead of the action.
+    A map-less view has no focus view: ``focus`` is the card too.
+    """
+    view, game_map = _prepared(view, game_map)
+    pub = printable_view(public) if public is not None else _public_part(view)
+    alt = alt_text(pub)
+    full = board(view, game_map=game_map)
+    if game_map is None:
+        return Boards(full, full, alt)
+    from render.focus import focus
+
+    fv = focus(view, game_map, pub, around)
+    return Boards(encode_png(fv.image, static_layer(game_map, fv.size).image), full, alt)
+
+
+def _public_part(view: View) -> View:
+    """What of a player's view a spectator could also see, as far as the view tells: no private
+    lines, no previews of sealed orders."""
+    from render.focus import QUIET
+
+    return view.model_copy(
+        update={"private": (), "highlights": tuple(h for h in view.highlights if h.kind not in QUIET)}
+    )
+
+
+def prewarm(maps: list[str] | None = None) -> int:
+    """Build and keep each map's terrain layers (the full board's and the focus views') and their
+    palettes, so the first board after a start is not slower than the next. Call it in the
+    background at start-up (it takes a second or two a map). Returns how many layers are ready."""
+    from engine.core.maps import DATA_DIR
+    from render.focus import FOCUS_SIZES, whole_size
+
+    names = maps if maps is not None else sorted(p.stem for p in (DATA_DIR / "maps").glob("*.json"))
+    n = 0
+    for name in names:
+        game_map = load_map(name)
+        for size in (map_size(game_map), *FOCUS_SIZES, whole_size(game_map)):
+            palette.palette_of(static_layer(game_map, size).image)
+            n += 1
+    return n
 
 
 def encode_png(img: Image.Image, source: Image.Image | None = None) -> bytes:
@@ -328,7 +389,7 @@ def draw_pieces(
     lay: Layout,
     stacks: dict[Hex, list[CounterView]],
 ) -> None:
-    """Highlights, markers, counters and arrows, in that order, onto the map area."""
+    """Highlights, markers, arrows, counters, hex numbers and combat labels, in that order, onto the map area."""
     lit = [(h, hv) for hv in view.highlights if (h := _parse(hv.hex, game_map)) is not None]
     for h, hv in lit:
         place_tint(img, lay, h, hv)
@@ -346,9 +407,9 @@ def draw_pieces(
     over_stacks = {h for h in markers if len(stacks.get(h, ())) >= CLOSE_UP}
     _markers(img, lay, {h: m for h, m in markers.items() if h not in over_stacks}, stacks)
     # Move trails go under the counters so they never hide a unit; attacks go on top.
-    under = [av for av in view.arrows if av.kind in UNDER_COUNTERS]
+    # Attacks too, so no arrow covers a counter's text; their labels go beside the hex (below).
     over = [av for av in view.arrows if av.kind not in UNDER_COUNTERS]
-    _arrows(d, lay, game_map, under)
+    _arrows(d, lay, game_map, [av.model_copy(update={"label": ""}) for av in view.arrows])
     for h, cvs in sorted(stacks.items()):
         draw_stack(img, lay, h, cvs, view.sides)
     _markers(img, lay, {h: markers[h] for h in over_stacks}, stacks)
@@ -357,7 +418,21 @@ def draw_pieces(
     for h in sorted(covered):
         cx, cy = lay.centre(h)
         place_number(img, cx, cy - lay.half_height + 2, lay.size, format_ccrr(h))
-    _arrows(d, lay, game_map, over)
+    # One label per combat, outside the defender's hex with a leader line, clear of the counters.
+    avoid: list[tuple[float, float, float, float]] = []
+    for h, cvs in stacks.items():
+        cx, cy = lay.centre(h)
+        for dx, dy, w in stack_slots(len(cvs), lay.size):
+            avoid.append((cx + dx - w / 2, cy + dy - w / 2, cx + dx + w / 2, cy + dy + w / 2))
+    for h in markers:
+        cx, cy = lay.centre(h)
+        avoid.append((cx - lay.size * 0.9, cy, cx + lay.size * 0.9, cy + lay.size * 0.7))
+    pairs = [
+        (a, b, av)
+        for av in over
+        if (a := _parse(av.src, game_map)) is not None and (b := _parse(av.dst, game_map)) is not None
+    ]
+    result_labels(d, lay, pairs, avoid, 10, (0.0, float(TITLE_H), float(img.width - PANEL_W), float(img.height)))
 
 
 def _markers(

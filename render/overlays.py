@@ -284,3 +284,71 @@ def draw_arrow(d: ImageDraw.ImageDraw, lay: Layout, src: Hex, dst: Hex, av: Arro
     # Where the arrow drew, with room for line widths and rounding (a kept canvas is wiped there).
     m = width + 8
     mark((math.floor(min(xs)) - m, math.floor(min(ys)) - m, math.ceil(max(xs)) + m, math.ceil(max(ys)) + m))
+
+
+Box = tuple[float, float, float, float]
+
+
+def _overlap(a: Box, b: Box) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def result_labels(
+    d: ImageDraw.ImageDraw,
+    lay: Layout,
+    arrows: list[tuple[Hex, Hex, ArrowView]],
+    avoid: list[Box],
+    size: int,
+    bounds: Box | None = None,
+) -> list[tuple[str, Box]]:
+    """One label per combat (attacks on one hex with one label), drawn outside the defender's hex
+    where it covers the least of ``avoid`` (counter texts, markers, other labels), with a leader
+    line to the hex. Returns each label's text and box."""
+    groups: dict[tuple[Hex, str], list[Hex]] = {}
+    kinds: dict[tuple[Hex, str], str] = {}
+    for a, b, av in arrows:
+        if av.label:
+            groups.setdefault((b, av.label), []).append(a)
+            kinds[(b, av.label)] = av.kind
+    if bounds is None:
+        w, h = d.im.size
+        bounds = (0.0, 0.0, float(w), float(h))
+    s = lay.size
+    f = font(max(size, round(s * 0.3)), "bold")
+    taken = list(avoid)
+    out: list[tuple[str, Box]] = []
+    for (dst, text), srcs in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        colour = ARROWS.get(kinds[(dst, text)], OTHER_ARROW)
+        cx, cy = lay.centre(dst)
+        ax = sum(lay.centre(a)[0] for a in srcs) / len(srcs) - cx
+        ay = sum(lay.centre(a)[1] for a in srcs) / len(srcs) - cy
+        away = math.atan2(-ay, -ax) if (ax or ay) else math.pi / 2
+        tw = f.getlength(text)
+        hw, hh = tw / 2 + 5, f.size * 0.65 + 1
+        best: tuple[float, float, Box, Point] | None = None
+        for k in (1.2, 1.7, 2.3):
+            for i in range(12):
+                ang = away + math.radians(30 * ((i + 1) // 2) * (1 if i % 2 else -1))
+                px, py = cx + math.cos(ang) * s * k, cy + math.sin(ang) * s * k
+                box = (px - hw, py - hh, px + hw, py + hh)
+                cost = sum(_overlap(box, o) for o in taken)
+                cost += 1e6 * (box[0] < bounds[0] or box[1] < bounds[1] or box[2] > bounds[2] or box[3] > bounds[3])
+                rank = (cost, k + 0.01 * i)
+                if best is None or rank < best[:2]:
+                    best = (cost, k + 0.01 * i, box, (px, py))
+        assert best is not None
+        _, _, box, (px, py) = best
+        ex, ey = cx + (px - cx) * 0.55 / max(1e-6, math.hypot(px - cx, py - cy) / s), cy + (py - cy) * 0.55 / max(
+            1e-6, math.hypot(px - cx, py - cy) / s
+        )
+        d.line([(ex, ey), (px, py)], fill=colour, width=2)
+        d.ellipse([ex - 3, ey - 3, ex + 3, ey + 3], fill=colour)
+        d.rounded_rectangle(box, radius=round(hh), fill=(255, 255, 255), outline=colour, width=2)
+        d.text((px, py), text, font=f, fill=colour, anchor="mm")
+        mark((math.floor(min(box[0], ex)) - 4, math.floor(min(box[1], ey)) - 4,
+              math.ceil(max(box[2], ex)) + 4, math.ceil(max(box[3], ey)) + 4))
+        taken.append(box)
+        out.append((text, box))
+    return out

@@ -36,7 +36,8 @@ class StaticLayer:
 
 
 _CACHE: dict[tuple[str, int], StaticLayer] = {}
-_CACHE_LIMIT = 8
+_CACHE_LIMIT = 24
+"""Terrain layers kept: a map's full-board layer and its focus views' few sizes, for several maps."""
 _LOCK = threading.Lock()
 """Boards are drawn in worker threads: one builds a map's layer while the others wait for it."""
 STATS = {"builds": 0, "hits": 0}
