@@ -14,6 +14,8 @@ from PIL import Image, ImageDraw
 from engine.core.hexes import Hex, format_ccrr, parse_ccrr
 from engine.core.maps import GameMap, load_map
 from engine.core.protocol import ArrowView, CounterView, View
+from render import palette
+from render.alttext import alt_text
 from render.counters import (
     BIG_STACK,
     CLOSE_UP,
@@ -23,7 +25,6 @@ from render.counters import (
     place_counter,
     stack_slots,
 )
-from render import palette
 from render.geometry import Layout
 from render.legend import legend_blocks
 from render.overlays import draw_arrow, marker_slots, place_marker, place_outline, place_tint, result_labels
@@ -44,7 +45,6 @@ from render.panel import (
 )
 from render.sprites import mark, recording
 from render.style import BACKGROUND, RULE, printable, side_colour
-from render.alttext import alt_text
 from render.terrain import StaticLayer, map_size, place_number, static_layer
 
 Box = tuple[int, int, int, int]

@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw
 from engine.core.hexes import Hex, format_ccrr, neighbor
 from engine.core.maps import GameMap
 from engine.core.protocol import CounterView, MarkerView, View
-from render.counters import counter_texts, counter_width, place_counter, stack_slots
+from render.counters import counter_texts, place_counter, stack_slots
 from render.geometry import Layout
 from render.overlays import (
     draw_arrow,
