@@ -51,8 +51,8 @@ def marker_name(kind: str) -> str:
     return name[:1].upper() + name[1:] if name else "Marker"
 
 
-def highlight_style(kind: str) -> tuple[RGB, int, bool]:
-    """(outline colour, fill alpha, dashed) of a highlight kind."""
+def highlight_style(kind: str) -> tuple[RGB, int, str]:
+    """(outline colour, fill alpha, outline style) of a highlight kind."""
     return HIGHLIGHTS.get(kind, OTHER_HIGHLIGHT)
 
 
@@ -83,12 +83,12 @@ def place_tint(img: Image.Image, lay: Layout, h: Hex, hv: HighlightView) -> None
 
 def place_outline(img: Image.Image, lay: Layout, h: Hex, hv: HighlightView, level: int = 0) -> None:
     """``outline_highlight`` from a kept picture."""
-    colour, _, dashed = highlight_style(hv.kind)
+    colour, _, style = highlight_style(hv.kind)
     _place_on_hex(
         img,
         lay,
         h,
-        ("outline", colour, dashed, level),
+        ("outline", colour, style, level),
         lambda d, ll, hh: outline_highlight(d, ll, hh, hv, level),
     )
 
@@ -100,21 +100,58 @@ def tint_highlight(d: ImageDraw.ImageDraw, lay: Layout, h: Hex, hv: HighlightVie
 
 
 def outline_highlight(d: ImageDraw.ImageDraw, lay: Layout, h: Hex, hv: HighlightView, level: int = 0) -> None:
-    """Outline a hex just inside its edge; a second highlight of the same hex runs further inside."""
-    colour, _, dashed = highlight_style(hv.kind)
+    """Outline a hex just inside its edge in its kind's style; a second highlight of the same hex
+    runs further inside."""
+    colour, _, style = highlight_style(hv.kind)
     width = max(3, round(lay.size / 9))
-    pts = lay.corners(h, highlight_inset(lay.size) + level * (width + 1))
+    inset = highlight_inset(lay.size) + level * (width + 1)
+    pts = lay.corners(h, inset)
     ring = pts + [pts[0]]
-    if not dashed:
+    if style == "solid":
         d.line(ring, fill=colour, width=width, joint="curve")
-        return
-    for (x1, y1), (x2, y2) in zip(ring, ring[1:]):
-        for t0 in (0.0, 0.4, 0.8):
-            t1 = min(1.0, t0 + 0.26) if t0 < 0.8 else 1.0
-            a = (x1 + (x2 - x1) * t0, y1 + (y2 - y1) * t0)
-            b = (x1 + (x2 - x1) * t1, y1 + (y2 - y1) * t1)
-            d.line([a, b], fill=colour, width=width)
-        d.ellipse([x1 - width / 2, y1 - width / 2, x1 + width / 2, y1 + width / 2], fill=colour)
+    elif style == "double":
+        # Two thin lines: the outer one where a solid outline runs, the other inside it.
+        thin = max(3, width - 1)
+        d.line(ring, fill=colour, width=thin, joint="curve")
+        inner = lay.corners(h, inset + thin + 2)
+        d.line(inner + [inner[0]], fill=colour, width=thin, joint="curve")
+    elif style == "hatched":
+        d.line(ring, fill=colour, width=max(2, width - 1), joint="curve")
+        _hatch(d, pts, colour, max(5.0, lay.size / 4))
+    elif style == "dotted":
+        r = width * 0.62
+        for (x1, y1), (x2, y2) in zip(ring, ring[1:]):
+            for t in (0.0, 0.25, 0.5, 0.75):
+                x, y = x1 + (x2 - x1) * t, y1 + (y2 - y1) * t
+                d.ellipse([x - r, y - r, x + r, y + r], fill=colour)
+    else:
+        for (x1, y1), (x2, y2) in zip(ring, ring[1:]):
+            for t0 in (0.0, 0.4, 0.8):
+                t1 = min(1.0, t0 + 0.26) if t0 < 0.8 else 1.0
+                a = (x1 + (x2 - x1) * t0, y1 + (y2 - y1) * t0)
+                b = (x1 + (x2 - x1) * t1, y1 + (y2 - y1) * t1)
+                d.line([a, b], fill=colour, width=width)
+            d.ellipse([x1 - width / 2, y1 - width / 2, x1 + width / 2, y1 + width / 2], fill=colour)
+
+
+def _hatch(d: ImageDraw.ImageDraw, poly: list[Point], colour: RGB, step: float) -> None:
+    """Diagonal lines across a convex polygon, clipped to it."""
+    n = len(poly)
+    c = min(x + y for x, y in poly) + step / 2
+    while c < max(x + y for x, y in poly):
+        # The line x + y = c, as (x, c - x); clip x to the polygon's edges.
+        hits: list[float] = []
+        for i in range(n):
+            (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
+            s1, s2 = x1 + y1 - c, x2 + y2 - c
+            if s1 == s2 or s1 * s2 > 0:
+                continue
+            t = s1 / (s1 - s2)
+            hits.append(x1 + (x2 - x1) * t)
+        if len(hits) >= 2:
+            a, b = min(hits), max(hits)
+            d.line([(a, c - a), (b, c - b)], fill=colour + (170,), width=2)
+        c += step
 
 
 def _disc(d: ImageDraw.ImageDraw, x: float, y: float, r: float, fill: RGB, edge: RGB, text: str) -> None:
