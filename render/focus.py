@@ -46,7 +46,7 @@ COUNTER_PX = 9
 """The smallest counter text, in px as shown ``DISPLAY_W`` wide."""
 NUMBER_PX = 7
 """The smallest hex number, in px as shown ``DISPLAY_W`` wide."""
-FOCUS_SIZES = (44, 38, 32, 27)
+FOCUS_SIZES = (44, 38, 32, 27, 22)
 """Hex sizes a region is drawn at, largest first: the largest whose frame fits ``DISPLAY_W``."""
 MAX_H = 640
 """The tallest map area of a focus view (px)."""
@@ -64,6 +64,8 @@ class Text:
     text: str
     size: int
     box: BOX
+    owner: int = -1
+    """The index in ``Focus.boxes`` of the counter a counter text is written on."""
 
 
 @dataclass
@@ -111,22 +113,52 @@ def _hexes(texts: list[str], game_map: GameMap) -> set[Hex]:
 def frame(
     view: View, game_map: GameMap, around: str | None = None
 ) -> tuple[frozenset[Hex], int, tuple[int, int, int, int], bool]:
-    """(hexes framed, hex size, crop box on that size's terrain layer, whole map) for a view."""
+    """(hexes framed, hex size, crop box on that size's terrain layer, whole map) for a view.
+
+    The largest hex size at which all the action fits ``DISPLAY_W`` x ``MAX_H``; when none does,
+    the window that holds most of it at the smallest size, if that is at least half of it; else
+    the whole map."""
     core = _hexes([around], game_map) if around else set()
-    if core:
-        core = _ring(core, game_map, 1)
-    else:
-        core = action_hexes(view, game_map)
-    if core:
-        region = frozenset(_ring(core, game_map, 1))
-        for size in FOCUS_SIZES:
-            box = crop_box(static_layer(game_map, size), region)
-            if box[2] - box[0] <= DISPLAY_W and box[3] - box[1] <= MAX_H:
-                return region, size, box, False
+    core = _ring(core, game_map, 1) if core else action_hexes(view, game_map)
+    best: tuple[int, frozenset[Hex], int, tuple[int, int, int, int]] | None = None
+    for size in FOCUS_SIZES if core else ():
+        layer = static_layer(game_map, size)
+        part = _window(core, layer) if len(core) > 1 else set(core)
+        region = frozenset(_ring(part, game_map, 1))
+        box = crop_box(layer, region)
+        if box[2] - box[0] > DISPLAY_W or box[3] - box[1] > MAX_H:
+            continue
+        if len(part) == len(core):
+            return region, size, box, False
+        if best is None or len(part) > best[0]:
+            best = (len(part), region, size, box)
+    if best is not None and 2 * best[0] >= len(core):
+        return best[1], best[2], best[3], False
     everything = frozenset(game_map.hexes)
     size = whole_size(game_map)
     layer = static_layer(game_map, size)
     return everything, size, (0, 0, layer.image.width, layer.image.height), True
+
+
+def _window(core: set[Hex], layer: StaticLayer) -> set[Hex]:
+    """The most hexes of ``core`` whose frame (with one ring of hexes around) fits the focus view."""
+    lay = layer.layout
+    s = lay.size
+    w = DISPLAY_W - 2 * (2.5 * s + 4)
+    h = MAX_H - 2 * (2.6 * s + 4)
+    pts = {c: lay.centre(c) for c in sorted(core)}
+    xs = sorted({p[0] for p in pts.values()})
+    ys = sorted({p[1] for p in pts.values()})
+    best: tuple[int, float, set[Hex]] = (0, 0.0, set())
+    for x0 in xs:
+        for y0 in ys:
+            part = {c for c, (x, y) in pts.items() if x0 <= x <= x0 + w and y0 <= y <= y0 + h}
+            if not part:
+                continue
+            spread = max(pts[c][0] for c in part) - x0 + max(pts[c][1] for c in part) - y0
+            if len(part) > best[0] or (len(part) == best[0] and spread < best[1]):
+                best = (len(part), spread, part)
+    return best[2]
 
 
 def _ring(hexes: set[Hex], game_map: GameMap, n: int) -> set[Hex]:
@@ -178,7 +210,7 @@ def focus(view: View, game_map: GameMap, public: View | None = None, around: str
     scale = out.scale
     floor = math.ceil(COUNTER_PX / scale - 1e-9)
     shown = _visible(region, game_map, lay, (left, HEADER_H, left + mw, HEADER_H + mh))
-    _pieces(out, view, game_map, lay, shown, floor, whole)
+    _pieces(out, view, game_map, lay, shown, floor, whole, mh)
     # The layer's own numbers: part of what is shown.
     nf = number_font(size)
     for h in sorted(shown):
@@ -206,7 +238,9 @@ def _visible(region: frozenset[Hex], game_map: GameMap, lay: Layout, area: tuple
     return out
 
 
-def _pieces(out: Focus, view: View, game_map: GameMap, lay: Layout, shown: set[Hex], floor: int, whole: bool) -> None:
+def _pieces(
+    out: Focus, view: View, game_map: GameMap, lay: Layout, shown: set[Hex], floor: int, whole: bool, mh: int
+) -> None:
     from render.compose import _parse, group_counters
 
     img = out.image
@@ -240,19 +274,26 @@ def _pieces(out: Focus, view: View, game_map: GameMap, lay: Layout, shown: set[H
         if markers.get(h):
             _markers(out, lay, h, markers[h], bool(cvs), floor)
     covered = {h for h, _ in lit} | set(markers) | (set(stacks) & shown)
+    nf = number_font(s)
     for h in sorted(covered):
         cx, cy = lay.centre(h)
-        place_number(img, cx, cy - lay.half_height + 2, s, format_ccrr(h))
+        top = cy - lay.half_height + 2
+        place_number(img, cx, top, s, format_ccrr(h))
+        x0, y0, x1, y1 = nf.getbbox(format_ccrr(h), anchor="mt", stroke_width=2)
+        out.boxes.append(("number", (cx + x0, top + y0, cx + x1, top + y1)))
     avoid = [t.box for t in out.texts] + [b for _, b in out.boxes]
-    for text, box in result_labels(d, lay, [(a, b, av) for a, b, av in arrows if av.kind != "move"], avoid, floor):
+    area = (0.0, float(HEADER_H), float(img.width), float(HEADER_H + mh))
+    fights = [(a, b, av) for a, b, av in arrows if av.kind != "move"]
+    for text, box in result_labels(d, lay, fights, avoid, floor, area, skip_covering=True):
         out.boxes.append(("label", box))
         out.texts.append(Text("label", text, floor, box))
 
 
 def legible_count(n: int, size: float, cvs: list[CounterView], floor: int) -> int:
-    """How many counters of an ``n``-counter stack are drawn in its hex in the focus view: two
-    side by side when both keep their label at ``floor``, else one (with a "+N" badge)."""
-    if n >= 2:
+    """How many counters of an ``n``-counter stack are drawn in its hex in the focus view: a pair
+    side by side when both keep their label at ``floor``, else one; a larger stack shows one and a
+    "+N" badge (beside a pair it would reach the next hex's counters)."""
+    if n == 2:
         slots = stack_slots(2, size)
         if all(any(t.text == cv.label for t in counter_texts(0, 0, w, cv, True, floor)) for cv, (_x, _y, w) in zip(cvs[:2], slots)):
             return 2
@@ -270,17 +311,20 @@ def _stack(
         x, y = round(cx + dx), round(cy + dy)
         place_counter(out.image, x, y, w, cv, side_colour(sides, cv.side), True, floor)
         for t in counter_texts(x, y, w, cv, True, floor):
-            out.texts.append(Text("counter", t.text, t.size, t.box))
+            out.texts.append(Text("counter", t.text, t.size, t.box, len(out.boxes)))
         out.boxes.append(("counter", (x - w / 2, y - w / 2, x + w / 2, y + w / 2)))
     if m < n:
         dx, dy, w = slots[-1]
         text = f"+{n - m}"
         f = font(max(floor, round(lay.size * 0.28)), "bold")
         r = max(f.getlength(text) / 2 + 3, f.size * 0.62)
-        bx, by = cx + dx + w / 2 + r - 2, cy + dy - w / 2 + r * 0.4
+        # Beside the counter's right edge, level with its middle: clear of its own texts and of the
+        # counters of the hexes up and down to the right.
+        bx, by = cx + dx + w / 2 + r + 1, cy + dy
+        hh = f.size * 0.62
         place_count(out.image, bx, by, text, int(f.size))
-        out.boxes.append(("badge", (bx - r, by - r, bx + r, by + r)))
-        out.texts.append(Text("badge", text, int(f.size), (bx - r, by - r, bx + r, by + r)))
+        out.boxes.append(("badge", (bx - r, by - hh, bx + r, by + hh)))
+        out.texts.append(Text("badge", text, int(f.size), (bx - r, by - hh, bx + r, by + hh)))
 
 
 def place_count(img: Image.Image, x: float, y: float, text: str, size: int) -> None:

@@ -339,10 +339,12 @@ def result_labels(
     avoid: list[Box],
     size: int,
     bounds: Box | None = None,
+    skip_covering: bool = False,
 ) -> list[tuple[str, Box]]:
     """One label per combat (attacks on one hex with one label), drawn outside the defender's hex
     where it covers the least of ``avoid`` (counter texts, markers, other labels), with a leader
-    line to the hex. Returns each label's text and box."""
+    line to the hex. With ``skip_covering`` a label that finds no free place is left out (the
+    caption names every combat). Returns each label drawn: its text and box."""
     groups: dict[tuple[Hex, str], list[Hex]] = {}
     kinds: dict[tuple[Hex, str], str] = {}
     for a, b, av in arrows:
@@ -365,9 +367,9 @@ def result_labels(
         tw = f.getlength(text)
         hw, hh = tw / 2 + 5, f.size * 0.65 + 1
         best: tuple[float, float, Box, Point] | None = None
-        for k in (1.2, 1.7, 2.3):
-            for i in range(12):
-                ang = away + math.radians(30 * ((i + 1) // 2) * (1 if i % 2 else -1))
+        for k in (1.2, 1.7, 2.3, 2.9):
+            for i in range(24):
+                ang = away + math.radians(15 * ((i + 1) // 2) * (1 if i % 2 else -1))
                 px, py = cx + math.cos(ang) * s * k, cy + math.sin(ang) * s * k
                 box = (px - hw, py - hh, px + hw, py + hh)
                 cost = sum(_overlap(box, o) for o in taken)
@@ -376,6 +378,8 @@ def result_labels(
                 if best is None or rank < best[:2]:
                     best = (cost, k + 0.01 * i, box, (px, py))
         assert best is not None
+        if skip_covering and best[0] > 0:
+            continue
         _, _, box, (px, py) = best
         ex, ey = cx + (px - cx) * 0.55 / max(1e-6, math.hypot(px - cx, py - cy) / s), cy + (py - cy) * 0.55 / max(
             1e-6, math.hypot(px - cx, py - cy) / s
