@@ -22,8 +22,8 @@ from bot.replies import Reply
 
 if TYPE_CHECKING:
     from bot.clocks import ClockKeeper
-    from render import Boards
     from bot.core import Core
+    from render import Boards
 
 log = logging.getLogger("hexhive.discord.delivery")
 
