@@ -77,7 +77,7 @@ def build_palette(source: Image.Image | None) -> Image.Image:
         small = source.convert("RGB").reduce(2)  # the same colours, a quarter of the work
         terrain = small.quantize(room, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
         raw = terrain.getpalette() or []
-        used = sorted(set(terrain.get_flattened_data()))
+        used: list[int] = sorted({int(i) for i in terrain.get_flattened_data()})  # type: ignore[arg-type]
         for i in used:
             c = (raw[3 * i], raw[3 * i + 1], raw[3 * i + 2])
             if c not in colours and len(colours) < 256:
