@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw, ImageFont
 from engine.core.protocol import CounterView
 from render.geometry import DIRECTION_ANGLES, Point
 from render.sprites import PIECES, Sprite, blend, drawn_around
-from render.style import INK, RGB, fit_font, font, luminance, shade, text_on
+from render.style import INK, RGB, fit_font, font, luminance, shade, text_on, text_width
 
 FACING: RGB = (255, 214, 10)
 DISRUPTED: RGB = (226, 52, 28)
@@ -202,8 +202,13 @@ class CounterText:
 
     @property
     def box(self) -> tuple[float, float, float, float]:
-        x0, y0, x1, y1 = self.font.getbbox(self.text, anchor="mm")
+        x0, y0, x1, y1 = _text_box(self.font, self.text)
         return (self.x + x0, self.y + y0, self.x + x1, self.y + y1)
+
+
+@lru_cache(maxsize=8192)
+def _text_box(f: ImageFont.FreeTypeFont, text: str) -> tuple[int, int, int, int]:
+    return f.getbbox(text, anchor="mm")
 
 
 def counter_texts(
@@ -220,13 +225,13 @@ def counter_texts(
     out: list[CounterText] = []
     if sub:
         f = fit_font(label, w * 0.86, max(least, round(w * 0.36)), "condensed", least)
-        if label and (floor is None or f.getlength(label) <= w * 0.86):
+        if label and (floor is None or text_width(f, label) <= w * 0.86):
             out.append(CounterText(label, x, y - w * 0.13, f))
         fs = fit_font(sub, w * SUB_ROOM, max(least, round(w * 0.27)), "condensed", least)
         out.append(CounterText(sub, x, y + w * 0.25, fs))
     elif label:
         f = fit_font(label, w * 0.86, max(least, round(w * 0.42)), "condensed", least)
-        if floor is None or f.getlength(label) <= w * 0.86:
+        if floor is None or text_width(f, label) <= w * 0.86:
             out.append(CounterText(label, x, y + w * 0.02, f))
     return out
 
@@ -243,7 +248,7 @@ def fitted_sub(sub: str, w: float, floor: int = 7) -> str:
     lives = LIVES.match(sub)
     tries = [sub] + ([f"\u2665{lives.group(1)}"] if lives else []) + ([words[-1]] if words and not lives else [])
     for text in tries:
-        if fit_font(text, room, max(floor, round(w * 0.27)), "condensed", floor).getlength(text) <= room:
+        if text_width(fit_font(text, room, max(floor, round(w * 0.27)), "condensed", floor), text) <= room:
             return text
     return ""
 

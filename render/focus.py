@@ -19,8 +19,9 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from engine.core.hexes import Hex, format_ccrr, neighbor
 from engine.core.maps import GameMap
@@ -83,6 +84,22 @@ class Focus:
     boxes: list[tuple[str, BOX]] = field(default_factory=list)
     """Boxes of the other things drawn over the map (markers, badges, result labels)."""
 
+    numbers: tuple[Layout, frozenset[Hex]] | None = None
+    """Where the terrain layer's hex numbers fall and which are shown (``all_texts`` lists them)."""
+
+    def all_texts(self) -> list[Text]:
+        """Every text drawn: ``texts`` and the hex numbers of the terrain layer that are shown."""
+        out = list(self.texts)
+        if self.numbers is not None:
+            lay, shown = self.numbers
+            nf = number_font(self.size)
+            for h in sorted(shown):
+                cx, cy = lay.centre(h)
+                tw = text_width(nf, format_ccrr(h))
+                top = cy - lay.half_height + 2
+                out.append(Text("number", format_ccrr(h), int(nf.size), (cx - tw / 2, top, cx + tw / 2, top + nf.size)))
+        return out
+
     @property
     def scale(self) -> float:
         """The factor the image is shown at in a ``DISPLAY_W`` chat column (never enlarged)."""
@@ -121,15 +138,20 @@ def frame(
     core = _hexes([around], game_map) if around else set()
     core = _ring(core, game_map, 1) if core else action_hexes(view, game_map)
     best: tuple[int, frozenset[Hex], int, tuple[int, int, int, int]] | None = None
+    whole_region = frozenset(_ring(core, game_map, 1))
     for size in FOCUS_SIZES if core else ():
         layer = static_layer(game_map, size)
-        part = _window(core, layer) if len(core) > 1 else set(core)
+        region = whole_region
+        box = crop_box(layer, region)
+        if box[2] - box[0] <= DISPLAY_W and box[3] - box[1] <= MAX_H:
+            return region, size, box, False
+        if size != FOCUS_SIZES[-1]:
+            continue  # a window on part of the action only at the smallest size
+        part = _window(core, layer)
         region = frozenset(_ring(part, game_map, 1))
         box = crop_box(layer, region)
         if box[2] - box[0] > DISPLAY_W or box[3] - box[1] > MAX_H:
             continue
-        if len(part) == len(core):
-            return region, size, box, False
         if best is None or len(part) > best[0]:
             best = (len(part), region, size, box)
     if best is not None and 2 * best[0] >= len(core):
@@ -211,13 +233,7 @@ def focus(view: View, game_map: GameMap, public: View | None = None, around: str
     floor = math.ceil(COUNTER_PX / scale - 1e-9)
     shown = _visible(region, game_map, lay, (left, HEADER_H, left + mw, HEADER_H + mh))
     _pieces(out, view, game_map, lay, shown, floor, whole, mh)
-    # The layer's own numbers: part of what is shown.
-    nf = number_font(size)
-    for h in sorted(shown):
-        cx, cy = lay.centre(h)
-        tw = nf.getlength(format_ccrr(h))
-        top = cy - lay.half_height + 2
-        out.texts.append(Text("number", format_ccrr(h), int(nf.size), (cx - tw / 2, top, cx + tw / 2, top + nf.size)))
+    out.numbers = (lay, frozenset(shown))
     _header(img, view, width)
     if foot:
         d = ImageDraw.Draw(img)
@@ -231,7 +247,7 @@ def _visible(region: frozenset[Hex], game_map: GameMap, lay: Layout, area: tuple
     """Map hexes whose centre falls inside the map area of the image."""
     ax0, ay0, ax1, ay1 = area
     out = set()
-    for h in _ring(set(region), game_map, 1):
+    for h in game_map.hexes:
         cx, cy = lay.centre(h)
         if ax0 <= cx <= ax1 and ay0 <= cy <= ay1:
             out.add(h)
@@ -279,7 +295,7 @@ def _pieces(
         cx, cy = lay.centre(h)
         top = cy - lay.half_height + 2
         place_number(img, cx, top, s, format_ccrr(h))
-        x0, y0, x1, y1 = nf.getbbox(format_ccrr(h), anchor="mt", stroke_width=2)
+        x0, y0, x1, y1 = _number_box(nf, format_ccrr(h))
         out.boxes.append(("number", (cx + x0, top + y0, cx + x1, top + y1)))
     avoid = [t.box for t in out.texts] + [b for _, b in out.boxes]
     area = (0.0, float(HEADER_H), float(img.width), float(HEADER_H + mh))
@@ -287,6 +303,11 @@ def _pieces(
     for text, box in result_labels(d, lay, fights, avoid, floor, area, skip_covering=True):
         out.boxes.append(("label", box))
         out.texts.append(Text("label", text, floor, box))
+
+
+@lru_cache(maxsize=4096)
+def _number_box(f: ImageFont.FreeTypeFont, text: str) -> tuple[int, int, int, int]:
+    return f.getbbox(text, anchor="mt", stroke_width=2)
 
 
 def legible_count(n: int, size: float, cvs: list[CounterView], floor: int) -> int:

@@ -31,7 +31,7 @@ def legibility_faults(f: Focus) -> list[str]:
     """Every text of a focus view too small to read at 550 px, and every counter text covered."""
     k = f.scale
     out = []
-    for t in f.texts:
+    for t in f.all_texts():
         least = NUMBER_PX if t.kind == "number" else COUNTER_PX
         if t.size * k < least - 1e-9:
             out.append(f"{t.kind} {t.text!r} is {t.size * k:.1f} px at 550 px wide")
@@ -57,6 +57,7 @@ def test_focus_view_of_every_scripted_board_is_legible_and_uncovered(script):
         faults = legibility_faults(f)
         assert not faults, (script, n, view.turn, view.phase, faults[:5])
         labelled += any(t.kind == "counter" for t in f.texts)
+        assert any(t.kind == "number" for t in f.all_texts())
     # Not vacuous: most boards show counters with their texts.
     assert labelled >= len(boards) // 2, (script, labelled, len(boards))
 
