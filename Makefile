@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench soak clean
+.PHONY: run test bench soak golden clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -23,6 +23,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/pytest tests/benchmarks --benchmark-only --benchmark-enable -p no:randomly
+
+# Redraw the renderer's golden images (tests/render/golden/) after an intended change; look at them.
+golden: $(STAMP)
+	$(BIN)/python -m tests.render.golden
 
 soak: $(STAMP)
 	ANNIHILATOR_PLAYOUTS=1000 $(BIN)/pytest tests/annihilator/test_playouts.py

@@ -366,7 +366,8 @@ def _markers(out: Focus, lay: Layout, h: Hex, mvs: list[MarkerView], with_counte
     s = lay.size
     cx, cy = lay.centre(h)
     if with_counters:
-        slots = [(-0.72, 0.0), (-0.62, 0.45), (0.62, 0.45)]
+        # Left of the counter (its "+N" badge takes the right), the first level with it.
+        slots = [(-0.74, -0.05), (-0.68, 0.4), (-0.58, -0.5)]
         r = 0.2 * s
     else:
         slots = [(0.0, 0.12)] if len(mvs) == 1 else [(-0.4, 0.12), (0.4, 0.12), (0.0, 0.5)]
@@ -387,19 +388,28 @@ def _header(img: Image.Image, view: View, width: int) -> None:
     img.paste(TITLE_BG, (0, 0, width, HEADER_H))
     big, small = font(15, "bold"), font(13, "regular")
     title = view.title
-    right = " \u00b7 ".join(p for p in (f"Turn {view.turn}" if view.turn else "", view.phase) if p)
+    turn = f"Turn {view.turn}" if view.turn else ""
+    right = " \u00b7 ".join(p for p in (turn, view.phase) if p)
+    low = ""
+    if text_width(small, right) > width * 0.5:
+        right, low = turn, view.phase  # a long phase goes on the second line
     room = width - 2 * PAD - text_width(small, right) - 10
     while title and text_width(big, title) > room and len(title) > 4:
         title = title[:-2].rstrip() + "\u2026"
     put_text(img, (PAD, 13), title, big, TITLE_FG, "lm")
     put_text(img, (width - PAD, 13), right, small, (200, 204, 214), "rm")
+    if low:
+        while text_width(small, low) > width * 0.45 and len(low) > 4:
+            low = low[:-2].rstrip() + "\u2026"
+        put_text(img, (width - PAD, 34), low, small, (200, 204, 214), "rm")
     who = to_move(view)
     x = PAD
     if view.active in view.sides and "to move" in who:
         ImageDraw.Draw(img).rounded_rectangle([x, 27, x + 13, 40], radius=3, fill=side_colour(view.sides, view.active),
                                               outline=TITLE_FG)
         x += 19
-    f = fit_font(who, width - x - PAD, 14, "bold", 10)
+    room = width - x - PAD - (text_width(small, low) + 10 if low else 0)
+    f = fit_font(who, room, 14, "bold", 10)
     put_text(img, (x, 34), who, f, TITLE_FG, "lm")
 
 
