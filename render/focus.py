@@ -128,7 +128,7 @@ def _hexes(texts: list[str], game_map: GameMap) -> set[Hex]:
 
 
 def frame(
-    view: View, game_map: GameMap, around: str | None = None
+    view: View, game_map: GameMap, around: str | None = None, whole: bool = False
 ) -> tuple[frozenset[Hex], int, tuple[int, int, int, int], bool]:
     """(hexes framed, hex size, crop box on that size's terrain layer, whole map) for a view.
 
@@ -137,6 +137,8 @@ def frame(
     the whole map."""
     core = _hexes([around], game_map) if around else set()
     core = _ring(core, game_map, 1) if core else action_hexes(view, game_map)
+    if whole:
+        core = set()
     best: tuple[int, frozenset[Hex], int, tuple[int, int, int, int]] | None = None
     whole_region = frozenset(_ring(core, game_map, 1))
     for size in FOCUS_SIZES if core else ():
@@ -212,11 +214,14 @@ def whole_size(game_map: GameMap) -> int:
     return max(8, math.floor(DISPLAY_W / (x1 - x0 + 1.4)))
 
 
-def focus(view: View, game_map: GameMap, public: View | None = None, around: str | None = None) -> Focus:
-    """The focus view of ``view``, framed on ``public`` (the spectator's view) when given."""
+def focus(
+    view: View, game_map: GameMap, public: View | None = None, around: str | None = None, whole: bool = False
+) -> Focus:
+    """The focus view of ``view``, framed on ``public`` (the spectator's view) when given; with
+    ``whole``, the whole map for the chat width whatever happened."""
     from render.compose import on_map
 
-    region, size, box, whole = frame(public or view, game_map, around)
+    region, size, box, whole = frame(public or view, game_map, around, whole)
     layer = static_layer(game_map, size)
     x0, y0, x1, y1 = box
     mw, mh = x1 - x0, y1 - y0
