@@ -121,12 +121,29 @@ def path(name: str, which: str) -> Path:
     return GOLDEN / f"{name}-{which}.png"
 
 
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+DOC_CASES = {"annihilator": "annihilator_impact", "chitin": "chitin_three_stacks", "oneworld": "oneworld_god_and_tower"}
+
+
+def doc_images() -> None:
+    """docs/render-<game>-focus.png and -full.png: a focus view and a full map of each game."""
+    import render
+
+    for game, name in DOC_CASES.items():
+        drawn = render.boards(CASES[name][0]())
+        for which, png in (("focus", drawn.focus), ("full", drawn.full)):
+            out = DOCS / f"render-{game}-{which}.png"
+            Image.open(io.BytesIO(png)).save(out, optimize=True)
+            print(out)
+
+
 def main() -> int:
     GOLDEN.mkdir(exist_ok=True)
     for name in CASES:
         for which, img in images(name).items():
             img.save(path(name, which), optimize=True)
             print(path(name, which))
+    doc_images()
     return 0
 
 
