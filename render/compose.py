@@ -408,14 +408,15 @@ def draw_pieces(
     # Markers of a hex with three or more counters go over them: the counters are repeated in
     # the panel, the markers are not.
     over_stacks = {h for h in markers if len(stacks.get(h, ())) >= CLOSE_UP}
-    _markers(img, lay, {h: m for h, m in markers.items() if h not in over_stacks}, stacks)
+    named = frozenset(game_map.named.values())
+    _markers(img, lay, {h: m for h, m in markers.items() if h not in over_stacks}, stacks, named)
     # Move trails go under the counters so they never hide a unit; attacks go on top.
     # Attacks too, so no arrow covers a counter's text; their labels go beside the hex (below).
     over = [av for av in view.arrows if av.kind not in UNDER_COUNTERS]
     _arrows(d, lay, game_map, [av.model_copy(update={"label": ""}) for av in view.arrows])
     for h, cvs in sorted(stacks.items()):
         draw_stack(img, lay, h, cvs, view.sides)
-    _markers(img, lay, {h: markers[h] for h in over_stacks}, stacks)
+    _markers(img, lay, {h: markers[h] for h in over_stacks}, stacks, named)
     # The number of every hex a piece covers is drawn again on top, on a light halo.
     covered = {h for h, _ in lit} | set(markers) | set(stacks)
     for h in sorted(covered):
@@ -439,12 +440,22 @@ def draw_pieces(
 
 
 def _markers(
-    img: Image.Image, lay: Layout, markers: dict[Hex, list], stacks: dict[Hex, list[CounterView]]
+    img: Image.Image,
+    lay: Layout,
+    markers: dict[Hex, list],
+    stacks: dict[Hex, list[CounterView]],
+    named: frozenset[Hex] = frozenset(),
 ) -> None:
     for h, mvs in sorted(markers.items()):
         cx, cy = lay.centre(h)
+        # A lone marker on a named hex (a brain core) sits higher, clear of the name's tag.
+        lift = lay.size * NAME_LIFT if h in named and h not in stacks and len(mvs) == 1 else 0.0
         for mv, (dx, dy, r) in zip(mvs, marker_slots(len(mvs), lay.size, h in stacks)):
-            place_marker(img, cx + dx, cy + dy, r, mv)
+            place_marker(img, cx + dx, cy + dy - lift, r, mv)
+
+
+NAME_LIFT = 0.3
+"""How far (a fraction of the hex size) a lone marker on a named hex is raised."""
 
 
 def _arrows(d: ImageDraw.ImageDraw, lay: Layout, game_map: GameMap, arrows: list[ArrowView]) -> None:

@@ -133,7 +133,7 @@ def frame(
     """(hexes framed, hex size, crop box on that size's terrain layer, whole map) for a view.
 
     The largest hex size at which all the action fits ``DISPLAY_W`` x ``MAX_H``; when none does,
-    the window that holds most of it at the smallest size, if that is at least half of it; else
+    the window that holds most of it at the smallest size, if that is more than half of it; else
     the whole map."""
     core = _hexes([around], game_map) if around else set()
     core = _ring(core, game_map, 1) if core else action_hexes(view, game_map)
@@ -156,7 +156,7 @@ def frame(
             continue
         if best is None or len(part) > best[0]:
             best = (len(part), region, size, box)
-    if best is not None and 2 * best[0] >= len(core):
+    if best is not None and 2 * best[0] > len(core):
         return best[1], best[2], best[3], False
     everything = frozenset(game_map.hexes)
     size = whole_size(game_map)
@@ -293,7 +293,7 @@ def _pieces(
         if cvs:
             _stack(out, lay, h, cvs, view.sides, floor, crowded=bool(markers.get(h)) or whole)
         if markers.get(h):
-            _markers(out, lay, h, markers[h], bool(cvs), floor)
+            _markers(out, lay, h, markers[h], bool(cvs), floor, h in game_map.named.values())
     covered = {h for h, _ in lit} | set(markers) | (set(stacks) & shown)
     nf = number_font(s)
     for h in sorted(covered):
@@ -366,7 +366,9 @@ def place_count(img: Image.Image, x: float, y: float, text: str, size: int) -> N
     PIECES.get(("count", text, size), lambda: drawn_around(r + 3, draw)).paste(img, x, y)
 
 
-def _markers(out: Focus, lay: Layout, h: Hex, mvs: list[MarkerView], with_counters: bool, floor: int) -> None:
+def _markers(
+    out: Focus, lay: Layout, h: Hex, mvs: list[MarkerView], with_counters: bool, floor: int, named: bool = False
+) -> None:
     """Markers in fixed slots on the hex's left and right edges, clear of a counter and its badge."""
     s = lay.size
     cx, cy = lay.centre(h)
@@ -375,7 +377,8 @@ def _markers(out: Focus, lay: Layout, h: Hex, mvs: list[MarkerView], with_counte
         slots = [(-0.74, -0.05), (-0.68, 0.4), (-0.58, -0.5)]
         r = 0.2 * s
     else:
-        slots = [(0.0, 0.12)] if len(mvs) == 1 else [(-0.4, 0.12), (0.4, 0.12), (0.0, 0.5)]
+        # A lone marker on a named hex (a brain core) sits higher, clear of the name's tag.
+        slots = [(0.0, -0.18 if named else 0.12)] if len(mvs) == 1 else [(-0.4, 0.12), (0.4, 0.12), (0.0, 0.5)]
         r = (0.42 if len(mvs) == 1 else 0.26) * s
     for mv, (fx, fy) in zip(mvs, slots):
         x, y = cx + fx * s, cy + fy * s

@@ -141,7 +141,27 @@ def legend_items(view: View, game_map: GameMap | None) -> list[Sample]:
     for label, present, cv in states:
         if present:
             items.append((label, ("counter", label), _counter_sample(cv)))
+    codes = UNIT_CODES.get(view.game, {})
+    used = {c.sub.split()[0] for c in view.counters if c.sub.split() and not c.hidden}
+    for code, name in codes.items():
+        if code in used:
+            sample = CounterView(hex="", side="", label=code)
+            items.append((name, ("unit code", code), _counter_sample(sample)))
     return items
+
+
+UNIT_CODES: dict[str, dict[str, str]] = {
+    "chitin": {
+        "GT": "Gantua",
+        "PX": "Phlanx",
+        "LR": "Low Render",
+        "TR": "Termagant",
+        "PL": "Plunge",
+        "B": "Basic",
+        "W": "Worker",
+    },
+}
+"""The unit codes a game writes first in its counters' sub-labels, named in the legend (Chitin 2.02)."""
 
 
 def legend_blocks(view: View, game_map: GameMap | None, width: int) -> list[Block]:

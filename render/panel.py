@@ -125,7 +125,7 @@ def counter_rows(view: View, counters: list[CounterView], cw: int, width: int) -
 
 
 OVER_PHASES = frozenset({"over", "game over"})
-_POINTS = re.compile(r"([A-Za-z][\w ]*?) (-?\d+)")
+_POINTS = re.compile(r"(\S+) (-?\d+)")
 
 
 def is_over(view: View) -> bool:
@@ -143,7 +143,7 @@ def result_text(view: View) -> str:
     elif " wins" in text:
         winner = text.split(" wins", 1)[0].strip()
     points = next((c.split(":", 1)[1] for c in view.caption if c.lower().startswith("victory points:")), "")
-    scores = dict((name.strip(), int(v)) for name, v in _POINTS.findall(points))
+    scores = {m.group(1): int(m.group(2)) for part in points.split(",") if (m := _POINTS.match(part.strip()))}
     if winner and winner in scores and len(scores) == 2:
         other = next(v for k, v in scores.items() if k != winner)
         return f"{winner} wins, {scores[winner]} to {other}"
