@@ -13,8 +13,18 @@ ALT_LIMIT = 1024
 
 
 def _names(view: View, hexes: list[str]) -> list[str]:
+    """The counters in ``hexes`` by name: the label, with the sub-label when it is a unit's id
+    ("Stone B3"), not its figures ("R4", not "R4 GT 12-6")."""
     at = set(hexes)
-    return [c.label if not c.hidden else "a hidden counter" for c in view.counters if c.hex in at and c.label]
+    out = []
+    for c in view.counters:
+        if c.hex not in at or not c.label:
+            continue
+        if c.hidden:
+            out.append("a hidden counter")
+        else:
+            out.append(f"{c.label} {c.sub}" if c.sub and " " not in c.sub and len(c.sub) <= 4 else c.label)
+    return out
 
 
 def _hexes_of(view: View, kind: str) -> list[str]:

@@ -84,6 +84,8 @@ class Focus:
     boxes: list[tuple[str, BOX]] = field(default_factory=list)
     """Boxes of the other things drawn over the map (markers, badges, result labels)."""
 
+    pending: list[tuple[float, float, float, str, int]] = field(default_factory=list)
+    """Count badges waiting for every counter and marker to be placed: (x, y, w, text, size)."""
     numbers: tuple[Layout, frozenset[Hex]] | None = None
     """Where the terrain layer's hex numbers fall and which are shown (``all_texts`` lists them)."""
 
@@ -294,6 +296,7 @@ def _pieces(
             _stack(out, lay, h, cvs, view.sides, floor, crowded=bool(markers.get(h)) or whole)
         if markers.get(h):
             _markers(out, lay, h, markers[h], bool(cvs), floor, h in game_map.named.values())
+    _badges(out)
     covered = {h for h, _ in lit} | set(markers) | (set(stacks) & shown)
     nf = number_font(s)
     for h in sorted(covered):
@@ -341,16 +344,32 @@ def _stack(
         out.boxes.append(("counter", (x - w / 2, y - w / 2, x + w / 2, y + w / 2)))
     if m < n:
         dx, dy, w = slots[-1]
-        text = f"+{n - m}"
-        f = font(max(floor, round(lay.size * 0.28)), "bold")
-        r = max(f.getlength(text) / 2 + 3, f.size * 0.62)
-        # Beside the counter's right edge, level with its middle: clear of its own texts and of the
-        # counters of the hexes up and down to the right.
-        bx, by = cx + dx + w / 2 + r + 1, cy + dy
+        out.pending.append((cx + dx, cy + dy, w, f"+{n - m}", max(floor, round(lay.size * 0.28))))
+
+
+def _badges(out: Focus) -> None:
+    """The "+N" badges, once every counter and marker is placed: beside the counter's right edge
+    level with its middle, else at its top or bottom right, else its left; one that would meet a
+    counter, a marker or another badge anywhere is left out (the full map's panel lists the stack)."""
+    for x, y, w, text, size in out.pending:
+        f = font(size, "bold")
+        r = max(text_width(f, text) / 2 + 3, f.size * 0.62)
         hh = f.size * 0.62
-        place_count(out.image, bx, by, text, int(f.size))
-        out.boxes.append(("badge", (bx - r, by - hh, bx + r, by + hh)))
-        out.texts.append(Text("badge", text, int(f.size), (bx - r, by - hh, bx + r, by + hh)))
+        right, left = x + w / 2 + r + 1, x - w / 2 - r - 1
+        for bx, by in ((right, y), (right, y - w / 2 + hh), (right, y + w / 2 - hh), (left, y)):
+            box = (bx - r, by - hh, bx + r, by + hh)
+            if not any(k in ("counter", "marker", "badge") and _meets(box, b) for k, b in out.boxes):
+                place_count(out.image, bx, by, text, size)
+                out.boxes.append(("badge", box))
+                out.texts.append(Text("badge", text, size, box))
+                break
+    out.pending.clear()
+
+
+def _meets(a: BOX, b: BOX) -> bool:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w > 0 and h > 0 and w * h > 1.0
 
 
 def place_count(img: Image.Image, x: float, y: float, text: str, size: int) -> None:
@@ -373,7 +392,8 @@ def _markers(
     s = lay.size
     cx, cy = lay.centre(h)
     if with_counters:
-        # Left of the counter (its "+N" badge takes the right), the first level with it.
+        # Left of the counter (its "+N" badge takes the right), the first level with it, the third
+        # above it; badges are placed after markers, clear of them.
         slots = [(-0.74, -0.05), (-0.68, 0.4), (-0.58, -0.5)]
         r = 0.2 * s
     else:

@@ -3,7 +3,8 @@ layout (the fonts chosen and the scale the image is shown at), not from pixels:
 
 - shown ``DISPLAY_W`` (550) px wide, every counter text is at least 9 px and every hex number 7 px;
 - no counter's text box is overlapped by another drawn element (another counter, a marker, a count
-  badge, a result label, a hex number drawn over the pieces);
+  badge, a result label, a hex number drawn over the pieces), and no count badge meets a counter or
+  a marker;
 - the framing comes from the spectator's view, so a player's own view is framed the same;
 - the alt text names the game, the turn, the phase and the units that moved, within 1,024 characters.
 """
@@ -41,6 +42,9 @@ def legibility_faults(f: Focus) -> list[str]:
         for i, (kind, box) in enumerate(f.boxes):
             if i != t.owner and _overlap(t.box, box) > 1.0:
                 out.append(f"counter text {t.text!r} is covered by a {kind}")
+    for kind, box in f.boxes:
+        if kind == "badge" and any(k in ("counter", "marker") and _overlap(box, b) > 1.0 for k, b in f.boxes):
+            out.append("a count badge meets a counter or a marker")
     return out
 
 
