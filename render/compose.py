@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 
 from engine.core.hexes import Hex, format_ccrr, parse_ccrr
 from engine.core.maps import GameMap, load_map
-from engine.core.protocol import ArrowView, CounterView, View
+from engine.core.protocol import ArrowView, CounterView, HighlightView, View
 from render import palette
 from render.alttext import alt_text
 from render.counters import (
@@ -129,6 +129,16 @@ def prewarm(maps: list[str] | None = None) -> int:
         for size in (map_size(game_map), *FOCUS_SIZES, whole_size(game_map)):
             palette.palette_of(static_layer(game_map, size).image)
             n += 1
+        # One board post drawn and dropped: the fonts, the legend of the map's terrain, the title
+        # bar's and the panel's texts and a canvas of the usual size are ready too.
+        some = sorted(game_map.hexes)[len(game_map.hexes) // 2]
+        sample = View(
+            game=name, map=name, title=name, turn=1, phase="warm-up", active="A", sides={"A": "red", "B": "blue"},
+            counters=(CounterView(hex=format_ccrr(some), side="A", label="A1", sub="X 1-1"),),
+            highlights=(HighlightView(hex=format_ccrr(some), kind="moved"),),
+            caption=("warm-up",),
+        )
+        boards(sample, game_map=game_map)
     return n
 
 

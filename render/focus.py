@@ -39,7 +39,7 @@ from render.overlays import (
 from render.panel import PAD, text_lines, to_move
 from render.sprites import PIECES, drawn_around, put_text
 from render.style import BACKGROUND, INK, RULE, TITLE_BG, TITLE_FG, fit_font, font, side_colour, text_width
-from render.terrain import StaticLayer, number_font, place_number, static_layer
+from render.terrain import LayerShape, layer_shape, number_font, place_number, static_layer
 
 DISPLAY_W = 550
 """How wide Discord shows an attached image in a desktop chat column."""
@@ -144,7 +144,7 @@ def frame(
     best: tuple[int, frozenset[Hex], int, tuple[int, int, int, int]] | None = None
     whole_region = frozenset(_ring(core, game_map, 1))
     for size in FOCUS_SIZES if core else ():
-        layer = static_layer(game_map, size)
+        layer = layer_shape(game_map, size)  # the layer itself is drawn only for the size chosen
         region = whole_region
         box = crop_box(layer, region)
         if box[2] - box[0] <= DISPLAY_W and box[3] - box[1] <= MAX_H:
@@ -162,11 +162,11 @@ def frame(
         return best[1], best[2], best[3], False
     everything = frozenset(game_map.hexes)
     size = whole_size(game_map)
-    layer = static_layer(game_map, size)
-    return everything, size, (0, 0, layer.image.width, layer.image.height), True
+    shape = layer_shape(game_map, size)
+    return everything, size, (0, 0, shape.width, shape.height), True
 
 
-def _window(core: set[Hex], layer: StaticLayer) -> set[Hex]:
+def _window(core: set[Hex], layer: LayerShape) -> set[Hex]:
     """The most hexes of ``core`` whose frame (with one ring of hexes around) fits the focus view."""
     lay = layer.layout
     s = lay.size
@@ -194,7 +194,7 @@ def _ring(hexes: set[Hex], game_map: GameMap, n: int) -> set[Hex]:
     return out
 
 
-def crop_box(layer: StaticLayer, hexes: frozenset[Hex]) -> tuple[int, int, int, int]:
+def crop_box(layer: LayerShape, hexes: frozenset[Hex]) -> tuple[int, int, int, int]:
     """The pixels of ``layer`` holding ``hexes`` whole, with a small margin, inside the layer."""
     lay = layer.layout
     xs = [lay.centre(h)[0] for h in hexes]
@@ -202,8 +202,8 @@ def crop_box(layer: StaticLayer, hexes: frozenset[Hex]) -> tuple[int, int, int, 
     m = 3
     x0 = max(0, math.floor(min(xs) - lay.size - m))
     y0 = max(0, math.floor(min(ys) - lay.half_height - m))
-    x1 = min(layer.image.width, math.ceil(max(xs) + lay.size + m))
-    y1 = min(layer.image.height, math.ceil(max(ys) + lay.half_height + m))
+    x1 = min(layer.width, math.ceil(max(xs) + lay.size + m))
+    y1 = min(layer.height, math.ceil(max(ys) + lay.half_height + m))
     return x0, y0, x1, y1
 
 

@@ -98,7 +98,9 @@ def test_bench_focus_view_adds_at_most_a_quarter_to_the_board(benchmark, script)
 
 
 def test_bench_first_board_after_prewarm_is_not_slower(benchmark):
-    """Issue 11: with render.prewarm() run at start-up, the first board of a map costs what the next does."""
+    """Issue 11: with render.prewarm() run at start-up, the first board of a map costs at most 1.5 times
+    the next (goal). Measured on the 2-core machine: 2.3-2.5 times after prewarm (the position's own
+    counters and texts are still drawn the first time), 7-13 times without it."""
     import time
 
     from engine.core.maps import load_map
@@ -113,4 +115,5 @@ def test_bench_first_board_after_prewarm_is_not_slower(benchmark):
     first = time.perf_counter() - t
     second = benchmark(render.boards, v, public=p)
     assert second.full and load_map(v.map)
+    print(f"first board after prewarm {first * 1000:.1f} ms, next {benchmark.stats.stats.median * 1000:.1f} ms")
     assert first <= 1.5 * benchmark.stats.stats.median
