@@ -207,7 +207,7 @@ class CounterText:
 
 
 @lru_cache(maxsize=8192)
-def _text_box(f: ImageFont.FreeTypeFont, text: str) -> tuple[int, int, int, int]:
+def _text_box(f: ImageFont.FreeTypeFont, text: str) -> tuple[float, float, float, float]:
     return f.getbbox(text, anchor="mm")
 
 

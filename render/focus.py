@@ -314,7 +314,7 @@ def _pieces(
 
 
 @lru_cache(maxsize=4096)
-def _number_box(f: ImageFont.FreeTypeFont, text: str) -> tuple[int, int, int, int]:
+def _number_box(f: ImageFont.FreeTypeFont, text: str) -> tuple[float, float, float, float]:
     return f.getbbox(text, anchor="mt", stroke_width=2)
 
 
