@@ -9,6 +9,7 @@ only on the map's terrain layer and the style, so the same view still gives the 
 from __future__ import annotations
 
 import threading
+import weakref
 
 from PIL import Image
 
@@ -32,7 +33,7 @@ from render.style import (
 )
 
 _LOCK = threading.Lock()
-_KEPT: dict[int, tuple[Image.Image, Image.Image]] = {}
+_KEPT: dict[int, tuple[weakref.ref[Image.Image], Image.Image]] = {}
 _LIMIT = 32
 
 
@@ -59,13 +60,15 @@ def palette_of(source: Image.Image) -> Image.Image:
     key = id(source)
     with _LOCK:
         hit = _KEPT.get(key)
-        if hit is not None and hit[0] is source:
+        if hit is not None and hit[0]() is source:
             return hit[1]
     pal = build_palette(source)
     with _LOCK:
         if len(_KEPT) >= _LIMIT:
             _KEPT.pop(next(iter(_KEPT)))
-        _KEPT[key] = (source, pal)  # the source is kept with its id, so the id cannot be reused meanwhile
+        # A weak reference: a layer dropped from its cache is not kept alive here, and an id reused
+        # by another image is told apart because the reference no longer gives this one.
+        _KEPT[key] = (weakref.ref(source), pal)
     return pal
 
 
