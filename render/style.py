@@ -54,6 +54,7 @@ HIGHLIGHTS: dict[str, tuple[RGB, int, str]] = {
     "legal": ((60, 220, 110), 45, "dotted"),
     "target": ((25, 25, 30), 30, "dotted"),
     "advance": ((240, 225, 0), 50, "dashed"),
+    "accost": ((75, 30, 0), 45, "double"),
 }
 OTHER_HIGHLIGHT: tuple[RGB, int, str] = ((120, 120, 120), 40, "dashed")
 OUTLINE_STYLES = ("solid", "dashed", "double", "hatched", "dotted")

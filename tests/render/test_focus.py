@@ -162,3 +162,20 @@ def test_a_destroyed_marker_leaves_the_brain_cores_name_readable():
     box = (round(x - 20), round(top), round(x + 20), round(top + f.size))
     before, after = board_image(base, game_map=m).crop(box), board_image(marked, game_map=m).crop(box)
     assert before.tobytes() == after.tobytes()
+
+
+def test_10_4_the_accosted_gods_hex_is_marked_while_the_accost_is_pending():
+    """OneWorld: while a Child accosts a god (10.4) the god's hex carries an "accost" highlight,
+    and the focus view frames it."""
+    import re
+
+    from engine.core.maps import load_map
+    from tests.render.scripted import board_views_of
+
+    pending = [p for _, p in board_views_of("oneworld_full_game") if any("accosts the god" in c for c in p.caption)]
+    assert pending
+    m = load_map("oneworld")
+    for p in pending:
+        where = next(re.search(r"accosts the god in (\d{4})", c).group(1) for c in p.caption if "accosts" in c)
+        assert any(h.hex == where and h.kind == "accost" for h in p.highlights)
+        assert parse_ccrr(where) in focus(p, m).hexes
