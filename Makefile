@@ -1,5 +1,5 @@
 # Two entry points: `make run` (the bot, or the local console without a token)
-# and `make test` (lint, type check, the whole test suite).
+# and `make test` (lint, type check of engine/, bot/ and render/, the whole test suite).
 # `make run` installs only what running needs; `make test` adds the developer tools.
 PY ?= python3
 VENV := .venv
@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test bench soak clean
+.PHONY: run test bench soak golden clean
 
 $(RUN_STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -24,11 +24,15 @@ run: $(RUN_STAMP)
 
 test: $(DEV_STAMP)
 	$(BIN)/ruff check bot engine render tests
-	$(BIN)/mypy engine
+	$(BIN)/mypy engine bot render
 	$(BIN)/pytest
 
 bench: $(DEV_STAMP)
-	$(BIN)/pytest tests/benchmarks --benchmark-only --benchmark-enable -p no:randomly
+	$(BIN)/pytest tests/benchmarks --benchmark-only --benchmark-enable -p no:randomly -s
+
+# Redraw the renderer's golden images (tests/render/golden/) after an intended change; look at them.
+golden: $(DEV_STAMP)
+	$(BIN)/python -m tests.render.golden
 
 soak: $(DEV_STAMP)
 	ANNIHILATOR_PLAYOUTS=1000 $(BIN)/pytest tests/annihilator/test_playouts.py

@@ -10,6 +10,7 @@ from engine.core.protocol import View
 
 if TYPE_CHECKING:
     from bot.core import Core
+    from render import Boards
 
 
 async def board_view(core: Core, game_id: int, viewer: str | None) -> View | None:
@@ -25,6 +26,49 @@ async def board_view(core: Core, game_id: int, viewer: str | None) -> View | Non
 
     state, _ = await full_replay(core.store, row)
     return rules_for(config_of(row)).view(state, viewer)
+
+
+async def board_views(core: Core, game_id: int, viewer: str | None) -> tuple[View, View] | None:
+    """The view of ``viewer`` and the spectator's view of the same position (one replay at most)."""
+    g = core.live.get(game_id)
+    if g is not None and g.state is not None:
+        view = g.rules.view(g.state, viewer)
+        return view, (view if viewer is None else g.rules.view(g.state, None))
+    row = await core.store.game(game_id)
+    if row is None or row.status in ("invited", "declined"):
+        return None
+    from bot.live import config_of, full_replay
+    from bot.records import rules_for
+
+    state, _ = await full_replay(core.store, row)
+    rules = rules_for(config_of(row))
+    view = rules.view(state, viewer)
+    return view, (view if viewer is None else rules.view(state, None))
+
+
+async def render_board_images(core: Core, game_id: int, viewer: str | None) -> Boards | None:
+    """A board post's images: the focus view, the full map and their alt text, drawn in a worker
+    thread. The framing and the alt text come from the spectator's view (nothing sealed steers them)."""
+    views = await board_views(core, game_id, viewer)
+    if views is None:
+        return None
+    from render import boards
+
+    view, public = views
+    return await asyncio.to_thread(boards, view, public=public)
+
+
+def board_attachments(drawn: Boards | bytes | None) -> list[tuple[str, bytes, str]]:
+    """(file name suffix, PNG bytes, alt text) of each image of a board post, focus view first.
+    Plain bytes (a renderer of the full map alone) are one image without alt text."""
+    if drawn is None:
+        return []
+    if isinstance(drawn, bytes):
+        return [("board.png", drawn, "")]
+    full_alt = ("Full map. " + drawn.alt)[:1024]
+    if drawn.focus == drawn.full:
+        return [("board.png", drawn.full, drawn.alt)]
+    return [("focus.png", drawn.focus, drawn.alt), ("board.png", drawn.full, full_alt)]
 
 
 async def render_board_png(core: Core, game_id: int, viewer: str | None,

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO
 
-from bot.boards import render_board_png, render_replay_gif
+from bot.boards import board_attachments, render_board_images, render_board_png, render_replay_gif
 from bot.core import Core
 from bot.parsing import unescape_markdown
 from bot.replies import Reply
@@ -145,17 +145,27 @@ class Console:
             self.say(f"{' ' * len(head)}   (animation: {len(gif)} bytes)")
 
     async def _board(self, r: Reply, head: str) -> None:
-        png = await render_board_png(self.core, r.game_id or 0, r.viewer, r.highlights)
-        if png is None:
+        if r.highlights:  # a private board of one unit's reachable hexes (/game moves board:yes)
+            png = await render_board_png(self.core, r.game_id or 0, r.viewer, r.highlights)
+            images = [("board.png", png, "")] if png is not None else []
+        else:
+            images = board_attachments(await render_board_images(self.core, r.game_id or 0, r.viewer))
+        if not images:
             return
         self.boards += 1
-        if self.out_dir:
-            path = self.out_dir / f"board-{self.boards:04d}-game{r.game_id}.png"
-            path.write_bytes(png)
-            self.files.append(path)
-            self.say(f"{' ' * len(head)}   (board: {path})")
-        else:
-            self.say(f"{' ' * len(head)}   (board: {len(png)} bytes)")
+        pad = " " * len(head)
+        for name, png, _alt in reversed(images):  # the full map's line first, then the focus view's
+            if self.out_dir:
+                stem = f"board-{self.boards:04d}-game{r.game_id}"
+                path = self.out_dir / (f"{stem}.png" if name == "board.png" else f"{stem}-{name}")
+                path.write_bytes(png)
+                self.files.append(path)
+                what = str(path)
+            else:
+                what = f"{len(png)} bytes"
+            self.say(f"{pad}   ({'board' if name == 'board.png' else 'focus view'}: {what})")
+        if images[0][2]:
+            self.say(f"{pad}   (alt text: {images[0][2]})")
 
 
 async def run_script(lines: Iterable[str], db: Path, out_dir: Path | None, stream: TextIO = sys.stdout,

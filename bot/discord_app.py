@@ -36,6 +36,9 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None, *, force_
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
+    # The maps' terrain layers and palettes, built in the background: the first board after a start
+    # is then no slower than the next (render.prewarm).
+    warm = asyncio.create_task(asyncio.to_thread(_prewarm), name="hexhive-prewarm")
     store = await Store.open(settings.database)
     try:
         client = HexhiveClient(Core(store, limits=settings.limits()), dev_guild_id=settings.dev_guild_id,
@@ -46,6 +49,17 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None, *, force_
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(sig)
         await store.close()
+        if not warm.done():
+            warm.cancel()
+
+
+def _prewarm() -> None:
+    try:
+        from render import prewarm
+
+        log.info("board layers ready: %d", prewarm())
+    except Exception:
+        log.exception("could not build the board layers in advance (boards will build them on first use)")
 
 
 async def _run_until(client: discord.Client, token: str, stop: asyncio.Event) -> int:

@@ -17,11 +17,41 @@ LAST_FRAME_MS = 3000
 MIN_WIDTH = 160
 
 
-def animate(views: list[View], *, game_map: GameMap | None = None, max_bytes: int) -> bytes:
-    """An animated GIF of the boards of ``views``, scaled down until it is at most ``max_bytes``."""
+def by_turn(views: list[View]) -> list[View]:
+    """One view per turn: the turn's last view, showing everything that happened in the turn (the
+    moves, combats, losses and blasts of each of its phases, and their arrows and results)."""
+    from render.focus import QUIET
+
+    out: list[View] = []
+    turn: list[View] = []
+    for v in views + [None]:  # type: ignore[list-item]
+        if turn and (v is None or v.turn != turn[-1].turn):
+            last = turn[-1]
+            lit = [h for t in turn for h in t.highlights if h.kind not in QUIET or t is last]
+            arrows = [a for t in turn for a in t.arrows]
+            out.append(
+                last.model_copy(
+                    update={"highlights": tuple(dict.fromkeys(lit)), "arrows": tuple(dict.fromkeys(arrows))}
+                )
+            )
+            turn = []
+        if v is not None:
+            turn.append(v)
+    return out
+
+
+def animate(
+    views: list[View], *, game_map: GameMap | None = None, max_bytes: int, focus: bool = True
+) -> bytes:
+    """An animated GIF of a game, one frame per turn (per phase in a game of one turn), scaled down until it is at most
+    ``max_bytes``. Each frame shows what happened in its turn; with ``focus`` (the default) it is
+    the whole map drawn for the chat width (counters only), else the full board."""
     if not views:
         raise ValueError("no boards to animate")
-    frames = _same_size([board_image(v, game_map=game_map) for v in views])
+    turns = by_turn(views)
+    if len(turns) == 1:
+        turns = views  # a game of one turn (a stand-alone combat): a frame per phase
+    frames = _same_size([_frame(v, game_map, focus) for v in turns])
     scale = 1.0
     while True:
         data = encode_gif(frames, scale)
@@ -34,6 +64,18 @@ def animate(views: list[View], *, game_map: GameMap | None = None, max_bytes: in
             raise ValueError(f"even a {MIN_WIDTH} px single frame is over {max_bytes} bytes")
         shrink = math.sqrt(max_bytes / len(data)) * 0.95
         scale = max(MIN_WIDTH / frames[0].width, scale * min(shrink, 0.9))
+
+
+def _frame(view: View, game_map: GameMap | None, focus: bool) -> Image.Image:
+    from render.compose import _prepared
+    from render.focus import focus as focus_view
+
+    if not focus:
+        return board_image(view, game_map=game_map)
+    view, game_map = _prepared(view, game_map)
+    if game_map is None:
+        return board_image(view)
+    return focus_view(view, game_map, whole=True).image
 
 
 def _same_size(frames: list[Image.Image]) -> list[Image.Image]:

@@ -6,13 +6,16 @@ import io
 import threading
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from engine.core.hexes import Hex, format_ccrr, parse_ccrr
 from engine.core.maps import GameMap, load_map
-from engine.core.protocol import ArrowView, CounterView, View
+from engine.core.protocol import ArrowView, CounterView, HighlightView, View
+from render import palette
+from render.alttext import alt_text
 from render.counters import (
     BIG_STACK,
     CLOSE_UP,
@@ -24,7 +27,7 @@ from render.counters import (
 )
 from render.geometry import Layout
 from render.legend import legend_blocks
-from render.overlays import draw_arrow, marker_slots, place_marker, place_outline, place_tint
+from render.overlays import draw_arrow, marker_slots, place_marker, place_outline, place_tint, result_labels
 from render.panel import (
     PAD,
     TITLE_H,
@@ -42,7 +45,7 @@ from render.panel import (
 )
 from render.sprites import mark, recording
 from render.style import BACKGROUND, RULE, printable, side_colour
-from render.terrain import StaticLayer, place_number, static_layer
+from render.terrain import StaticLayer, map_size, place_number, static_layer
 
 Box = tuple[int, int, int, int]
 UNDER_COUNTERS = frozenset({"move"})
@@ -51,6 +54,9 @@ PANEL_W = 320
 CARD_W = 720
 COMPRESS_LEVEL = 6
 """PNG zlib level of the palette image (a palette image compresses fast even at 6)."""
+FOCUS_COMPRESS_LEVEL = 1
+"""PNG zlib level of the focus view: a fifth of level 6's time for a file about half as large again
+(some 50 KB), which keeps the focus view within a quarter of the board's time."""
 
 
 def board(view: View, *, game_map: GameMap | None = None) -> bytes:
@@ -62,18 +68,89 @@ def board(view: View, *, game_map: GameMap | None = None) -> bytes:
     # The image is encoded and dropped here, so it is drawn on a kept canvas and given back.
     dirt: list[Box] = []
     img = _compose(view, game_map, layer, CANVASES.borrow, dirt)
-    png = encode_png(img)
+    png = encode_png(img, layer.image)
     CANVASES.give_back(layer, img, dirt)
     return png
 
 
-def encode_png(img: Image.Image) -> bytes:
-    """PNG bytes of a board: reduced to a 256-colour palette, then zlib level 6."""
+@dataclass(frozen=True)
+class Boards:
+    """What a board post carries: the focus view (shown large in the chat) and the full map, as
+    PNG bytes, and the alt text of both."""
+
+    focus: bytes
+    full: bytes
+    alt: str
+
+
+def boards(
+    view: View, *, public: View | None = None, game_map: GameMap | None = None, around: str | None = None
+) -> Boards:
+    """The focus view and the full board of ``view``, and their alt text.
+
+    ``public`` is the spectator's view of the same position: the framing and the alt text come
+    from it, so a player's own secrets never move the frame or reach the text (without it, the
+    view itself, less previews). ``around`` frames a given hex instead of the action.
+    A map-less view has no focus view: ``focus`` is the card too.
+    """
+    view, game_map = _prepared(view, game_map)
+    pub = printable_view(public) if public is not None else _public_part(view)
+    alt = alt_text(pub)
+    full = board(view, game_map=game_map)
+    if game_map is None:
+        return Boards(full, full, alt)
+    from render.focus import focus
+
+    fv = focus(view, game_map, pub, around)
+    return Boards(encode_png(fv.image, static_layer(game_map, fv.size).image, FOCUS_COMPRESS_LEVEL), full, alt)
+
+
+def _public_part(view: View) -> View:
+    """What of a player's view a spectator could also see, as far as the view tells: no private
+    lines, no previews of sealed orders."""
+    from render.focus import QUIET
+
+    return view.model_copy(
+        update={"private": (), "highlights": tuple(h for h in view.highlights if h.kind not in QUIET)}
+    )
+
+
+def prewarm(maps: list[str] | None = None) -> int:
+    """Build and keep each map's terrain layers (the full board's and the focus views') and their
+    palettes, so the first board after a start is not slower than the next. Call it in the
+    background at start-up (it takes a second or two a map). Returns how many layers are ready."""
+    from engine.core.maps import DATA_DIR
+    from render.focus import FOCUS_SIZES, whole_size
+
+    names = maps if maps is not None else sorted(p.stem for p in (DATA_DIR / "maps").glob("*.json"))
+    n = 0
+    for name in names:
+        game_map = load_map(name)
+        for size in (map_size(game_map), *FOCUS_SIZES, whole_size(game_map)):
+            palette.palette_of(static_layer(game_map, size).image)
+            n += 1
+        # One board post drawn and dropped: the fonts, the legend of the map's terrain, the title
+        # bar's and the panel's texts and a canvas of the usual size are ready too.
+        some = sorted(game_map.hexes)[len(game_map.hexes) // 2]
+        sample = View(
+            game=name, map=name, title=name, turn=1, phase="warm-up", active="A", sides={"A": "red", "B": "blue"},
+            counters=(CounterView(hex=format_ccrr(some), side="A", label="A1", sub="X 1-1"),),
+            highlights=(HighlightView(hex=format_ccrr(some), kind="moved"),),
+            caption=("warm-up",),
+        )
+        boards(sample, game_map=game_map)
+    return n
+
+
+def encode_png(img: Image.Image, source: Image.Image | None = None, level: int = COMPRESS_LEVEL) -> bytes:
+    """PNG bytes of a board: reduced to the kept 256-colour palette of its map (``source``, the
+    map's terrain layer; the style's colours alone without one), then zlib level 6."""
     # A board is flat colours and anti-aliased edges: 256 colours look the same and the file is
-    # a third of the RGB one (the largest map: about 140 KB instead of 390 KB, and faster to encode).
-    pal = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    # a third of the RGB one. A palette kept per map costs a few ms where searching one per board
+    # (octree) cost 15-45 ms, for a file a few per cent larger (render/palette.py).
+    pal = palette.reduce(img, source)
     buf = io.BytesIO()
-    pal.save(buf, format="PNG", compress_level=COMPRESS_LEVEL)
+    pal.save(buf, format="PNG", compress_level=level)
     return buf.getvalue()
 
 
@@ -325,7 +402,7 @@ def draw_pieces(
     lay: Layout,
     stacks: dict[Hex, list[CounterView]],
 ) -> None:
-    """Highlights, markers, counters and arrows, in that order, onto the map area."""
+    """Highlights, markers, arrows, counters, hex numbers and combat labels, in that order, onto the map area."""
     lit = [(h, hv) for hv in view.highlights if (h := _parse(hv.hex, game_map)) is not None]
     for h, hv in lit:
         place_tint(img, lay, h, hv)
@@ -341,29 +418,54 @@ def draw_pieces(
     # Markers of a hex with three or more counters go over them: the counters are repeated in
     # the panel, the markers are not.
     over_stacks = {h for h in markers if len(stacks.get(h, ())) >= CLOSE_UP}
-    _markers(img, lay, {h: m for h, m in markers.items() if h not in over_stacks}, stacks)
+    named = frozenset(game_map.named.values())
+    _markers(img, lay, {h: m for h, m in markers.items() if h not in over_stacks}, stacks, named)
     # Move trails go under the counters so they never hide a unit; attacks go on top.
-    under = [av for av in view.arrows if av.kind in UNDER_COUNTERS]
+    # Attacks too, so no arrow covers a counter's text; their labels go beside the hex (below).
     over = [av for av in view.arrows if av.kind not in UNDER_COUNTERS]
-    _arrows(d, lay, game_map, under)
+    _arrows(d, lay, game_map, [av.model_copy(update={"label": ""}) for av in view.arrows])
     for h, cvs in sorted(stacks.items()):
         draw_stack(img, lay, h, cvs, view.sides)
-    _markers(img, lay, {h: markers[h] for h in over_stacks}, stacks)
+    _markers(img, lay, {h: markers[h] for h in over_stacks}, stacks, named)
     # The number of every hex a piece covers is drawn again on top, on a light halo.
     covered = {h for h, _ in lit} | set(markers) | set(stacks)
     for h in sorted(covered):
         cx, cy = lay.centre(h)
         place_number(img, cx, cy - lay.half_height + 2, lay.size, format_ccrr(h))
-    _arrows(d, lay, game_map, over)
+    # One label per combat, outside the defender's hex with a leader line, clear of the counters.
+    avoid: list[tuple[float, float, float, float]] = []
+    for h, cvs in stacks.items():
+        cx, cy = lay.centre(h)
+        for dx, dy, w in stack_slots(len(cvs), lay.size):
+            avoid.append((cx + dx - w / 2, cy + dy - w / 2, cx + dx + w / 2, cy + dy + w / 2))
+    for h in markers:
+        cx, cy = lay.centre(h)
+        avoid.append((cx - lay.size * 0.9, cy, cx + lay.size * 0.9, cy + lay.size * 0.7))
+    pairs = [
+        (a, b, av)
+        for av in over
+        if (a := _parse(av.src, game_map)) is not None and (b := _parse(av.dst, game_map)) is not None
+    ]
+    result_labels(d, lay, pairs, avoid, 10, (0.0, float(TITLE_H), float(img.width - PANEL_W), float(img.height)))
 
 
 def _markers(
-    img: Image.Image, lay: Layout, markers: dict[Hex, list], stacks: dict[Hex, list[CounterView]]
+    img: Image.Image,
+    lay: Layout,
+    markers: dict[Hex, list],
+    stacks: dict[Hex, list[CounterView]],
+    named: frozenset[Hex] = frozenset(),
 ) -> None:
     for h, mvs in sorted(markers.items()):
         cx, cy = lay.centre(h)
+        # A lone marker on a named hex (a brain core) sits higher, clear of the name's tag.
+        lift = lay.size * NAME_LIFT if h in named and h not in stacks and len(mvs) == 1 else 0.0
         for mv, (dx, dy, r) in zip(mvs, marker_slots(len(mvs), lay.size, h in stacks)):
-            place_marker(img, cx + dx, cy + dy, r, mv)
+            place_marker(img, cx + dx, cy + dy - lift, r, mv)
+
+
+NAME_LIFT = 0.3
+"""How far (a fraction of the hex size) a lone marker on a named hex is raised."""
 
 
 def _arrows(d: ImageDraw.ImageDraw, lay: Layout, game_map: GameMap, arrows: list[ArrowView]) -> None:

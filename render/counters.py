@@ -4,14 +4,16 @@ and stacks laid out so each unit in a hex stays readable."""
 from __future__ import annotations
 
 import math
+import re
+from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from engine.core.protocol import CounterView
 from render.geometry import DIRECTION_ANGLES, Point
 from render.sprites import PIECES, Sprite, blend, drawn_around
-from render.style import INK, RGB, fit_font, font, luminance, shade, text_on
+from render.style import INK, RGB, fit_font, font, luminance, shade, text_on, text_width
 
 FACING: RGB = (255, 214, 10)
 DISRUPTED: RGB = (226, 52, 28)
@@ -125,30 +127,45 @@ def facing_point(x: float, y: float, w: float, facing: int) -> Point:
 
 
 def place_counter(
-    img: Image.Image, x: float, y: float, w: float, cv: CounterView, body: RGB, detail: bool = True
+    img: Image.Image,
+    x: float,
+    y: float,
+    w: float,
+    cv: CounterView,
+    body: RGB,
+    detail: bool = True,
+    floor: int | None = None,
 ) -> None:
     """One counter centred on the pixel nearest (x, y), ``w`` px square, pasted from its sprite."""
-    counter_sprite(w, cv, body, detail).paste(img, x, y)
+    counter_sprite(w, cv, body, detail, floor).paste(img, x, y)
 
 
-def counter_sprite(w: float, cv: CounterView, body: RGB, detail: bool = True) -> Sprite:
+def counter_sprite(w: float, cv: CounterView, body: RGB, detail: bool = True, floor: int | None = None) -> Sprite:
     """The picture of a counter: everything that changes its pixels is in the key (a face-down
-    counter's label and state are not)."""
+    counter's label and state are not). ``floor``: the smallest text size allowed (a text that
+    does not fit at it is left out, never drawn smaller)."""
     facing = None if cv.facing is None else cv.facing % 6
     if cv.hidden:
         key: tuple = ("counter", w, body, facing, True)
     else:
-        key = ("counter", w, body, facing, False, cv.label, cv.sub if detail else "", cv.disrupted, detail)
-    return PIECES.get(key, lambda: _counter_sprite(w, cv, body, detail))
+        key = ("counter", w, body, facing, False, cv.label, cv.sub if detail else "", cv.disrupted, detail, floor)
+    return PIECES.get(key, lambda: _counter_sprite(w, cv, body, detail, floor))
 
 
-def _counter_sprite(w: float, cv: CounterView, body: RGB, detail: bool) -> Sprite:
+def _counter_sprite(w: float, cv: CounterView, body: RGB, detail: bool, floor: int | None = None) -> Sprite:
     # Room for the shadow and for a facing arrowhead past the square's edge.
-    return drawn_around(w * 0.82 + 3, lambda d, x, y: draw_counter(d, x, y, w, cv, body, detail))
+    return drawn_around(w * 0.82 + 3, lambda d, x, y: draw_counter(d, x, y, w, cv, body, detail, floor))
 
 
 def draw_counter(
-    d: ImageDraw.ImageDraw, x: float, y: float, w: float, cv: CounterView, body: RGB, detail: bool = True
+    d: ImageDraw.ImageDraw,
+    x: float,
+    y: float,
+    w: float,
+    cv: CounterView,
+    body: RGB,
+    detail: bool = True,
+    floor: int | None = None,
 ) -> None:
     """One counter centred at (x, y), ``w`` px square (drawn straight on; boards paste sprites)."""
     h = w / 2
@@ -161,38 +178,77 @@ def draw_counter(
         edge = shade(body, 0.5) if luminance(body) > 90 else shade(body, 1.6)
         d.rounded_rectangle(box, radius=rad, fill=body, outline=edge, width=1)
         d.line([(box[0] + rad, box[1] + 2), (box[2] - rad, box[1] + 2)], fill=shade(body, 1.3), width=1)
-        if w >= 18:
-            _labels(d, x, y, w, cv, body, detail)
+        ink = text_on(body)
+        for t in counter_texts(x, y, w, cv, detail, floor):
+            d.text((t.x, t.y), t.text, font=t.font, fill=ink, anchor="mm")
         if cv.disrupted:
-            _disrupted(d, box, w)
+            _disrupted(d, box, w, floor)
     if cv.facing is not None:
         _facing(d, x, y, w, cv.facing)
 
 
-def _labels(
-    d: ImageDraw.ImageDraw, x: float, y: float, w: float, cv: CounterView, body: RGB, detail: bool
-) -> None:
-    ink = text_on(body)
-    sub = fitted_sub(cv.sub, w) if detail else ""
+@dataclass(frozen=True)
+class CounterText:
+    """A text drawn on a counter: where (its middle), in which font, and the box it covers."""
+
+    text: str
+    x: float
+    y: float
+    font: ImageFont.FreeTypeFont
+
+    @property
+    def size(self) -> int:
+        return int(self.font.size)
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        x0, y0, x1, y1 = _text_box(self.font, self.text)
+        return (self.x + x0, self.y + y0, self.x + x1, self.y + y1)
+
+
+@lru_cache(maxsize=8192)
+def _text_box(f: ImageFont.FreeTypeFont, text: str) -> tuple[float, float, float, float]:
+    return f.getbbox(text, anchor="mm")
+
+
+def counter_texts(
+    x: float, y: float, w: float, cv: CounterView, detail: bool = True, floor: int | None = None
+) -> list[CounterText]:
+    """The texts a counter centred at (x, y), ``w`` px square, carries: its label and sub-label,
+    each in the largest font that fits (none under ``floor`` when given: a text that does not fit
+    at ``floor`` is shortened or left out). Drawing and the legibility tests both read this."""
+    if cv.hidden or w < 18:
+        return []
+    least = floor or 7
+    sub = fitted_sub(cv.sub, w, least) if detail else ""
     label = cv.label
-    if not label and not sub:
-        return
+    out: list[CounterText] = []
     if sub:
-        f = fit_font(label, w * 0.86, round(w * 0.36), "condensed")
-        d.text((x, y - w * 0.13), label, font=f, fill=ink, anchor="mm")
-        fs = fit_font(sub, w * SUB_ROOM, round(w * 0.27), "condensed")
-        d.text((x, y + w * 0.25), sub, font=fs, fill=ink, anchor="mm")
-    else:
-        f = fit_font(label, w * 0.86, round(w * 0.42), "condensed")
-        d.text((x, y + w * 0.02), label, font=f, fill=ink, anchor="mm")
+        f = fit_font(label, w * 0.86, max(least, round(w * 0.36)), "condensed", least)
+        if label and (floor is None or text_width(f, label) <= w * 0.86):
+            out.append(CounterText(label, x, y - w * 0.13, f))
+        fs = fit_font(sub, w * SUB_ROOM, max(least, round(w * 0.27)), "condensed", least)
+        out.append(CounterText(sub, x, y + w * 0.25, fs))
+    elif label:
+        f = fit_font(label, w * 0.86, max(least, round(w * 0.42)), "condensed", least)
+        if floor is None or text_width(f, label) <= w * 0.86:
+            out.append(CounterText(label, x, y + w * 0.02, f))
+    return out
 
 
-def fitted_sub(sub: str, w: float) -> str:
-    """The sub-label as it fits a counter ``w`` px wide at the smallest size: whole, else its last
-    word ("SR 3-2-4" -> "3-2-4", the figures), else nothing; never cut off."""
+LIVES = re.compile(r"^god,? (\d+) li(?:fe|ves)$")
+
+
+def fitted_sub(sub: str, w: float, floor: int = 7) -> str:
+    """The sub-label as it fits a counter ``w`` px wide at the smallest size: whole, else its short
+    form (a god's lives read "\u26653", OneWorld 8.4), else its last word ("SR 3-2-4" -> "3-2-4", the
+    figures), else nothing; never cut off."""
     room = w * SUB_ROOM
-    for text in (sub, sub.split()[-1] if sub.split() else ""):
-        if fit_font(text, room, round(w * 0.27), "condensed").getlength(text) <= room:
+    words = sub.split()
+    lives = LIVES.match(sub)
+    tries = [sub] + ([f"\u2665{lives.group(1)}"] if lives else []) + ([words[-1]] if words and not lives else [])
+    for text in tries:
+        if text_width(fit_font(text, room, max(floor, round(w * 0.27)), "condensed", floor), text) <= room:
             return text
     return ""
 
@@ -225,7 +281,7 @@ def _face_down(d: ImageDraw.ImageDraw, box: list[float], rad: int, body: RGB) ->
     )
 
 
-def _disrupted(d: ImageDraw.ImageDraw, box: list[float], w: float) -> None:
+def _disrupted(d: ImageDraw.ImageDraw, box: list[float], w: float, floor: int | None = None) -> None:
     leg = w * 0.44
     x1, y0 = box[2], box[1]
     d.polygon([(x1 - leg, y0), (x1, y0), (x1, y0 + leg)], fill=DISRUPTED)
@@ -235,7 +291,7 @@ def _disrupted(d: ImageDraw.ImageDraw, box: list[float], w: float) -> None:
     d.text(
         (x1 - leg * 0.3, y0 + leg * 0.32),
         "D",
-        font=font(round(w * 0.24), "bold"),
+        font=font(max(floor or 0, round(w * 0.24)), "bold"),
         fill=(255, 255, 255),
         anchor="mm",
     )

@@ -9,11 +9,11 @@ from PIL import Image, ImageDraw
 
 from engine.core.hexes import Hex
 from engine.core.maps import GameMap
-from engine.core.protocol import CounterView, MarkerView, View
+from engine.core.protocol import CounterView, HighlightView, MarkerView, View
 from render.counters import place_counter
 from render.geometry import Layout
 from render.hexsides import DRAWERS, draw_plain
-from render.overlays import highlight_style, marker_name, place_marker
+from render.overlays import highlight_style, marker_name, outline_highlight, place_marker
 from render.panel import Block, heading
 from render.sprites import BLOCKS, on_paper
 from render.style import ARROWS, INK, OTHER_ARROW, PANEL_BG, font, parse_colour, text_width
@@ -65,9 +65,10 @@ def _feature_sample(style) -> SampleDraw:
 
 def _highlight_sample(kind: str) -> SampleDraw:
     def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int) -> None:
-        colour, alpha, dashed = highlight_style(kind)
-        lay = Layout(12, x + SAMPLE_W / 2, y + ROW / 2)
-        d.polygon(lay.corners(Hex(0, 0)), fill=colour + (max(alpha, 60),), outline=colour, width=3)
+        colour, alpha, _style = highlight_style(kind)
+        lay = Layout(13, x + SAMPLE_W / 2, y + ROW / 2)
+        d.polygon(lay.corners(Hex(0, 0)), fill=colour + (max(alpha, 60),))
+        outline_highlight(d, lay, Hex(0, 0), HighlightView(hex="", kind=kind))
 
     return draw
 
@@ -140,7 +141,27 @@ def legend_items(view: View, game_map: GameMap | None) -> list[Sample]:
     for label, present, cv in states:
         if present:
             items.append((label, ("counter", label), _counter_sample(cv)))
+    codes = UNIT_CODES.get(view.game, {})
+    used = {c.sub.split()[0] for c in view.counters if c.sub.split() and not c.hidden}
+    for code, name in codes.items():
+        if code in used:
+            sample = CounterView(hex="", side="", label=code)
+            items.append((name, ("unit code", code), _counter_sample(sample)))
     return items
+
+
+UNIT_CODES: dict[str, dict[str, str]] = {
+    "chitin": {
+        "GT": "Gantua",
+        "PX": "Phlanx",
+        "LR": "Low Render",
+        "TR": "Termagant",
+        "PL": "Plunge",
+        "B": "Basic",
+        "W": "Worker",
+    },
+}
+"""The unit codes a game writes first in its counters' sub-labels, named in the legend (Chitin 2.02)."""
 
 
 def legend_blocks(view: View, game_map: GameMap | None, width: int) -> list[Block]:

@@ -51,8 +51,8 @@ def marker_name(kind: str) -> str:
     return name[:1].upper() + name[1:] if name else "Marker"
 
 
-def highlight_style(kind: str) -> tuple[RGB, int, bool]:
-    """(outline colour, fill alpha, dashed) of a highlight kind."""
+def highlight_style(kind: str) -> tuple[RGB, int, str]:
+    """(outline colour, fill alpha, outline style) of a highlight kind."""
     return HIGHLIGHTS.get(kind, OTHER_HIGHLIGHT)
 
 
@@ -83,12 +83,12 @@ def place_tint(img: Image.Image, lay: Layout, h: Hex, hv: HighlightView) -> None
 
 def place_outline(img: Image.Image, lay: Layout, h: Hex, hv: HighlightView, level: int = 0) -> None:
     """``outline_highlight`` from a kept picture."""
-    colour, _, dashed = highlight_style(hv.kind)
+    colour, _, style = highlight_style(hv.kind)
     _place_on_hex(
         img,
         lay,
         h,
-        ("outline", colour, dashed, level),
+        ("outline", colour, style, level),
         lambda d, ll, hh: outline_highlight(d, ll, hh, hv, level),
     )
 
@@ -100,21 +100,58 @@ def tint_highlight(d: ImageDraw.ImageDraw, lay: Layout, h: Hex, hv: HighlightVie
 
 
 def outline_highlight(d: ImageDraw.ImageDraw, lay: Layout, h: Hex, hv: HighlightView, level: int = 0) -> None:
-    """Outline a hex just inside its edge; a second highlight of the same hex runs further inside."""
-    colour, _, dashed = highlight_style(hv.kind)
+    """Outline a hex just inside its edge in its kind's style; a second highlight of the same hex
+    runs further inside."""
+    colour, _, style = highlight_style(hv.kind)
     width = max(3, round(lay.size / 9))
-    pts = lay.corners(h, highlight_inset(lay.size) + level * (width + 1))
+    inset = highlight_inset(lay.size) + level * (width + 1)
+    pts = lay.corners(h, inset)
     ring = pts + [pts[0]]
-    if not dashed:
+    if style == "solid":
         d.line(ring, fill=colour, width=width, joint="curve")
-        return
-    for (x1, y1), (x2, y2) in zip(ring, ring[1:]):
-        for t0 in (0.0, 0.4, 0.8):
-            t1 = min(1.0, t0 + 0.26) if t0 < 0.8 else 1.0
-            a = (x1 + (x2 - x1) * t0, y1 + (y2 - y1) * t0)
-            b = (x1 + (x2 - x1) * t1, y1 + (y2 - y1) * t1)
-            d.line([a, b], fill=colour, width=width)
-        d.ellipse([x1 - width / 2, y1 - width / 2, x1 + width / 2, y1 + width / 2], fill=colour)
+    elif style == "double":
+        # Two thin lines: the outer one where a solid outline runs, the other inside it.
+        thin = max(3, width - 1)
+        d.line(ring, fill=colour, width=thin, joint="curve")
+        inner = lay.corners(h, inset + thin + 2)
+        d.line(inner + [inner[0]], fill=colour, width=thin, joint="curve")
+    elif style == "hatched":
+        d.line(ring, fill=colour, width=max(2, width - 1), joint="curve")
+        _hatch(d, pts, colour, max(5.0, lay.size / 4))
+    elif style == "dotted":
+        r = width * 0.62
+        for (x1, y1), (x2, y2) in zip(ring, ring[1:]):
+            for t in (0.0, 0.25, 0.5, 0.75):
+                x, y = x1 + (x2 - x1) * t, y1 + (y2 - y1) * t
+                d.ellipse([x - r, y - r, x + r, y + r], fill=colour)
+    else:
+        for (x1, y1), (x2, y2) in zip(ring, ring[1:]):
+            for t0 in (0.0, 0.4, 0.8):
+                t1 = min(1.0, t0 + 0.26) if t0 < 0.8 else 1.0
+                a = (x1 + (x2 - x1) * t0, y1 + (y2 - y1) * t0)
+                b = (x1 + (x2 - x1) * t1, y1 + (y2 - y1) * t1)
+                d.line([a, b], fill=colour, width=width)
+            d.ellipse([x1 - width / 2, y1 - width / 2, x1 + width / 2, y1 + width / 2], fill=colour)
+
+
+def _hatch(d: ImageDraw.ImageDraw, poly: list[Point], colour: RGB, step: float) -> None:
+    """Diagonal lines across a convex polygon, clipped to it."""
+    n = len(poly)
+    c = min(x + y for x, y in poly) + step / 2
+    while c < max(x + y for x, y in poly):
+        # The line x + y = c, as (x, c - x); clip x to the polygon's edges.
+        hits: list[float] = []
+        for i in range(n):
+            (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
+            s1, s2 = x1 + y1 - c, x2 + y2 - c
+            if s1 == s2 or s1 * s2 > 0:
+                continue
+            t = s1 / (s1 - s2)
+            hits.append(x1 + (x2 - x1) * t)
+        if len(hits) >= 2:
+            a, b = min(hits), max(hits)
+            d.line([(a, c - a), (b, c - b)], fill=colour + (170,), width=2)
+        c += step
 
 
 def _disc(d: ImageDraw.ImageDraw, x: float, y: float, r: float, fill: RGB, edge: RGB, text: str) -> None:
@@ -284,3 +321,75 @@ def draw_arrow(d: ImageDraw.ImageDraw, lay: Layout, src: Hex, dst: Hex, av: Arro
     # Where the arrow drew, with room for line widths and rounding (a kept canvas is wiped there).
     m = width + 8
     mark((math.floor(min(xs)) - m, math.floor(min(ys)) - m, math.ceil(max(xs)) + m, math.ceil(max(ys)) + m))
+
+
+Box = tuple[float, float, float, float]
+
+
+def _overlap(a: Box, b: Box) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def result_labels(
+    d: ImageDraw.ImageDraw,
+    lay: Layout,
+    arrows: list[tuple[Hex, Hex, ArrowView]],
+    avoid: list[Box],
+    size: int,
+    bounds: Box | None = None,
+    skip_covering: bool = False,
+) -> list[tuple[str, Box]]:
+    """One label per combat (attacks on one hex with one label), drawn outside the defender's hex
+    where it covers the least of ``avoid`` (counter texts, markers, other labels), with a leader
+    line to the hex. With ``skip_covering`` a label that finds no free place is left out (the
+    caption names every combat). Returns each label drawn: its text and box."""
+    groups: dict[tuple[Hex, str], list[Hex]] = {}
+    kinds: dict[tuple[Hex, str], str] = {}
+    for a, b, av in arrows:
+        if av.label:
+            groups.setdefault((b, av.label), []).append(a)
+            kinds[(b, av.label)] = av.kind
+    if bounds is None:
+        w, h = d.im.size
+        bounds = (0.0, 0.0, float(w), float(h))
+    s = lay.size
+    f = font(max(size, round(s * 0.3)), "bold")
+    taken = list(avoid)
+    out: list[tuple[str, Box]] = []
+    for (dst, text), srcs in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        colour = ARROWS.get(kinds[(dst, text)], OTHER_ARROW)
+        cx, cy = lay.centre(dst)
+        ax = sum(lay.centre(a)[0] for a in srcs) / len(srcs) - cx
+        ay = sum(lay.centre(a)[1] for a in srcs) / len(srcs) - cy
+        away = math.atan2(-ay, -ax) if (ax or ay) else math.pi / 2
+        tw = f.getlength(text)
+        hw, hh = tw / 2 + 5, f.size * 0.65 + 1
+        best: tuple[float, float, Box, Point] | None = None
+        for k in (1.2, 1.7, 2.3, 2.9):
+            for i in range(24):
+                ang = away + math.radians(15 * ((i + 1) // 2) * (1 if i % 2 else -1))
+                px, py = cx + math.cos(ang) * s * k, cy + math.sin(ang) * s * k
+                box = (px - hw, py - hh, px + hw, py + hh)
+                cost = sum(_overlap(box, o) for o in taken)
+                cost += 1e6 * (box[0] < bounds[0] or box[1] < bounds[1] or box[2] > bounds[2] or box[3] > bounds[3])
+                rank = (cost, k + 0.01 * i)
+                if best is None or rank < best[:2]:
+                    best = (cost, k + 0.01 * i, box, (px, py))
+        assert best is not None
+        if skip_covering and best[0] > 0:
+            continue
+        _, _, box, (px, py) = best
+        ex, ey = cx + (px - cx) * 0.55 / max(1e-6, math.hypot(px - cx, py - cy) / s), cy + (py - cy) * 0.55 / max(
+            1e-6, math.hypot(px - cx, py - cy) / s
+        )
+        d.line([(ex, ey), (px, py)], fill=colour, width=2)
+        d.ellipse([ex - 3, ey - 3, ex + 3, ey + 3], fill=colour)
+        d.rounded_rectangle(box, radius=round(hh), fill=(255, 255, 255), outline=colour, width=2)
+        d.text((px, py), text, font=f, fill=colour, anchor="mm")
+        mark((math.floor(min(box[0], ex)) - 4, math.floor(min(box[1], ey)) - 4,
+              math.ceil(max(box[2], ex)) + 4, math.ceil(max(box[3], ey)) + 4))
+        taken.append(box)
+        out.append((text, box))
+    return out

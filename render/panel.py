@@ -6,6 +6,7 @@ itself before anything is drawn.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -123,6 +124,45 @@ def counter_rows(view: View, counters: list[CounterView], cw: int, width: int) -
     return Block(rows * (cw + gap + 6) + 4, draw)
 
 
+OVER_PHASES = frozenset({"over", "game over"})
+_POINTS = re.compile(r"(\S+) (-?\d+)")
+
+
+def is_over(view: View) -> bool:
+    """Whether the view shows a finished game."""
+    return view.phase.lower() in OVER_PHASES
+
+
+def result_text(view: View) -> str:
+    """The result of a finished game in a few words ("Red wins, 54 to -47"), from its caption."""
+    over = next((c for c in view.caption if c.lower().startswith("game over")), "")
+    text = over.split(":", 1)[1].strip().rstrip(".") if ":" in over else over
+    winner = ""
+    if "; winner " in text:
+        text, winner = (t.strip() for t in text.rsplit("; winner ", 1))
+    elif " wins" in text:
+        winner = text.split(" wins", 1)[0].strip()
+    points = next((c.split(":", 1)[1] for c in view.caption if c.lower().startswith("victory points:")), "")
+    scores = {m.group(1): int(m.group(2)) for part in points.split(",") if (m := _POINTS.match(part.strip()))}
+    if winner and winner in scores and len(scores) == 2:
+        other = next(v for k, v in scores.items() if k != winner)
+        return f"{winner} wins, {scores[winner]} to {other}"
+    if winner and not winner.startswith("none"):
+        return f"{winner} wins" + (f" ({text})" if text and " wins" not in text else "")
+    if winner:
+        return f"a draw ({text})" if text else "a draw"
+    return text or "game over"
+
+
+def to_move(view: View) -> str:
+    """Who is to move, for the header: "X to move", "both choosing in secret", or the result."""
+    if is_over(view):
+        return "Game over: " + result_text(view)
+    if " and " in view.active:
+        return "Both choosing in secret"
+    return f"{view.active} to move" if view.active else ""
+
+
 def title_bar(img: Image.Image, view: View, width: int) -> None:
     """The dark bar on top: the game's title left, turn, phase and whose move right."""
     img.paste(TITLE_BG, (0, 0, width + 1, TITLE_H + 1))
@@ -130,20 +170,22 @@ def title_bar(img: Image.Image, view: View, width: int) -> None:
     right = " \u00b7 ".join(p for p in (f"Turn {view.turn}" if view.turn else "", view.phase) if p)
     rf = font(17, "regular")
     active_w = 0
-    if view.active:
+    label = to_move(view)
+    if label:
         af = font(17, "bold")
-        label = f"{view.active} to move"
-        active_w = int(text_width(af, label)) + 34
+        chip = view.active in view.sides and not is_over(view)
+        active_w = int(text_width(af, label)) + (34 if chip else 6)
         ax = width - PAD - active_w
-        d.rounded_rectangle(
-            [ax, 18, ax + 20, 38],
-            radius=4,
-            fill=side_colour(view.sides, view.active),
-            outline=TITLE_FG,
-            width=1,
-        )
-        put_text(img, (ax + 28, TITLE_H // 2), label, af, TITLE_FG, "lm")
-    rx = width - PAD - active_w - (16 if view.active and right else 0)
+        if chip:
+            d.rounded_rectangle(
+                [ax, 18, ax + 20, 38],
+                radius=4,
+                fill=side_colour(view.sides, view.active),
+                outline=TITLE_FG,
+                width=1,
+            )
+        put_text(img, (ax + (28 if chip else 6), TITLE_H // 2), label, af, TITLE_FG, "lm")
+    rx = width - PAD - active_w - (16 if label and right else 0)
     if right:
         put_text(img, (rx, TITLE_H // 2), right, rf, (200, 204, 214), "rm")
     room = rx - (text_width(rf, right) if right else 0) - 2 * PAD

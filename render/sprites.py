@@ -217,12 +217,13 @@ def put_text(
             stroke_fill=stroke_fill,
         )
         if getattr(_RECORD, "boxes", None) is not None:
-            x0, y0, x1, y1 = font.getbbox(text, anchor=anchor, stroke_width=stroke_width)
-            mark((x + x0 - 2, y + y0 - 2, x + x1 + 2, y + y1 + 2))
+            x0, y0, x1, y1 = (int(v) for v in font.getbbox(text, anchor=anchor, stroke_width=stroke_width))
+            mark((int(x) + x0 - 2, int(y) + y0 - 2, int(x) + x1 + 2, int(y) + y1 + 2))
         return
 
     def make() -> Sprite:
-        x0, y0, x1, y1 = font.getbbox(text, anchor=anchor, stroke_width=stroke_width)
+        # Pillow's FreeType fonts measure in whole pixels (its stubs say float).
+        x0, y0, x1, y1 = (int(v) for v in font.getbbox(text, anchor=anchor, stroke_width=stroke_width))
         m = 2
         ax, ay = m - x0, m - y0
 

@@ -42,16 +42,22 @@ SIDE_COLOURS: dict[str, RGB] = {
     "teal": (24, 128, 128),
 }
 
-# Highlight kind -> (outline colour, fill alpha, dashed).
-HIGHLIGHTS: dict[str, tuple[RGB, int, bool]] = {
-    "moved": ((30, 120, 230), 40, False),
-    "combat": ((245, 130, 0), 55, False),
-    "loss": ((215, 30, 40), 70, False),
-    "blast": ((190, 20, 170), 95, False),
-    "preview": ((0, 185, 215), 70, True),
-    "legal": ((30, 190, 70), 45, True),
+# Highlight kind -> (outline colour, fill alpha, outline style). The styles tell the kinds apart
+# without colour (moved solid, combat dashed, loss double, blast hatched), and the colours stay
+# apart for deuteranopes and protanopes (tests/render/test_colourblind.py).
+HIGHLIGHTS: dict[str, tuple[RGB, int, str]] = {
+    "moved": ((30, 120, 230), 40, "solid"),
+    "combat": ((245, 130, 0), 55, "dashed"),
+    "loss": ((215, 30, 40), 70, "double"),
+    "blast": ((170, 0, 150), 95, "hatched"),
+    "preview": ((0, 185, 215), 70, "dotted"),
+    "legal": ((60, 220, 110), 45, "dotted"),
+    "target": ((25, 25, 30), 30, "dotted"),
+    "advance": ((240, 225, 0), 50, "dashed"),
+    "accost": ((75, 30, 0), 45, "double"),
 }
-OTHER_HIGHLIGHT: tuple[RGB, int, bool] = ((120, 120, 120), 40, True)
+OTHER_HIGHLIGHT: tuple[RGB, int, str] = ((120, 120, 120), 40, "dashed")
+OUTLINE_STYLES = ("solid", "dashed", "double", "hatched", "dotted")
 
 ARROWS: dict[str, RGB] = {
     "attack": (200, 20, 30),

@@ -36,7 +36,8 @@ class StaticLayer:
 
 
 _CACHE: dict[tuple[str, int], StaticLayer] = {}
-_CACHE_LIMIT = 8
+_CACHE_LIMIT = 24
+"""Terrain layers kept: a map's full-board layer and its focus views' few sizes, for several maps."""
 _LOCK = threading.Lock()
 """Boards are drawn in worker threads: one builds a map's layer while the others wait for it."""
 STATS = {"builds": 0, "hits": 0}
@@ -93,12 +94,37 @@ def ordered_tags(game_map: GameMap, h: Hex) -> list[str]:
     return out
 
 
+@dataclass(frozen=True)
+class LayerShape:
+    """Where hexes fall on a map's terrain layer at a hex size, and its size, without drawing it."""
+
+    layout: Layout
+    width: int
+    height: int
+
+
+_SHAPES: dict[tuple[str, int, int], LayerShape] = {}
+
+
+def layer_shape(game_map: GameMap, size: int) -> LayerShape:
+    """The shape ``build_static(game_map, size)`` gives its layer (kept; cheap to ask before drawing)."""
+    key = (game_map.id, size, len(game_map.hexes))
+    hit = _SHAPES.get(key)
+    if hit is None:
+        margin = round(size * 0.7)
+        x0, y0, x1, y1 = bounds(size, game_map.hexes)
+        hit = LayerShape(fit(size, game_map.hexes, margin), int(x1 - x0 + 2 * margin), int(y1 - y0 + 2 * margin))
+        if len(_SHAPES) >= 256:
+            _SHAPES.clear()
+        _SHAPES[key] = hit
+    return hit
+
+
 def build_static(game_map: GameMap, size: int) -> StaticLayer:
     """Draw the terrain layer of a map at hex size ``size``."""
     margin = round(size * 0.7)
-    x0, y0, x1, y1 = bounds(size, game_map.hexes)
-    w, h = int(x1 - x0 + 2 * margin), int(y1 - y0 + 2 * margin)
-    lay = fit(size, game_map.hexes, margin)
+    shape = layer_shape(game_map, size)
+    w, h, lay = shape.width, shape.height, shape.layout
     img = Image.new("RGB", (w, h), BACKGROUND)
     draw = ImageDraw.Draw(img, "RGBA")
     hexes = sorted(game_map.hexes)

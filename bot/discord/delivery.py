@@ -27,13 +27,14 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from bot.boards import render_board_png, render_replay_gif
+from bot.boards import board_attachments, render_board_images, render_board_png, render_replay_gif
 from bot.discord.components import choices_view, panel_view
 from bot.replies import Reply
 
 if TYPE_CHECKING:
     from bot.clocks import ClockKeeper
     from bot.core import Core
+    from render import Boards
 
 log = logging.getLogger("hexhive.discord.delivery")
 
@@ -45,7 +46,7 @@ RETRY_MAX = 600.0
 SWEEP_SECONDS = 300.0
 """How often the store is searched for committed replies nobody is posting (seen on two sweeps running)."""
 MISSING_KEY = "discord:missing:{place}"
-Renderer = Callable[["Core", int, str | None], Awaitable[bytes | None]]
+Renderer = Callable[["Core", int, str | None], Awaitable["Boards | bytes | None"]]
 
 
 def allowed_for(reply: Reply) -> discord.AllowedMentions:
@@ -107,7 +108,7 @@ def done_text(posted: list[Reply], interaction: discord.Interaction) -> str:
 class Delivery:
     """Posts replies for a client and a core; tracks each game's status message; re-posts what failed."""
 
-    def __init__(self, client: discord.Client, core: Core, *, render: Renderer = render_board_png,
+    def __init__(self, client: discord.Client, core: Core, *, render: Renderer = render_board_images,
                  keeper: ClockKeeper | None = None) -> None:
         self.client = client
         self.core = core
@@ -478,10 +479,11 @@ class Delivery:
         files = []
         note = ""
         if r.board and r.game_id is not None:
-            png = await self._board(r)
-            if png is not None and len(png) <= UPLOAD_LIMIT:
-                files.append(discord.File(io.BytesIO(png), filename=f"game-{r.game_id}-board.png"))
-            elif png is not None:
+            images = board_attachments(await self._board(r))
+            if images and sum(len(b) for _, b, _ in images) <= UPLOAD_LIMIT:
+                files += [discord.File(io.BytesIO(b), filename=f"game-{r.game_id}-{name}", description=alt or None)
+                          for name, b, alt in images]
+            elif images:
                 note = "\n(The board is too large to attach.)"
         if r.animation and r.game_id is not None:
             gif = await self._animation(r)
@@ -502,7 +504,7 @@ class Delivery:
             log.exception("replay of game %s could not be drawn", r.game_id)
             return None
 
-    async def _board(self, r: Reply) -> bytes | None:
+    async def _board(self, r: Reply) -> Boards | bytes | None:
         try:
             if r.highlights:  # a private board of one unit's moves
                 return await render_board_png(self.core, r.game_id or 0, r.viewer, r.highlights)

@@ -37,6 +37,14 @@ async def test_a_game_takes_its_orders_on_discord(fake, bot, core, name):
         if p.secret:
             assert not any(action.text() in s.content for s in sent if not s.ephemeral and s.channel == thread)
     assert any(f[0].endswith(".png") for s in t.in_channel(thread) for f in s.files)
+    # Every board post carries the focus view, then the full map, each with its alt text.
+    posts = [s for s in t.in_channel(thread) if any(f[0].endswith(".png") for f in s.files)]
+    assert all([f[0] for f in s.files] == [f"game-{gid}-focus.png", f"game-{gid}-board.png"] for s in posts)
+    bodies = [r.json for r in fake.requests if any(n == f"game-{gid}-focus.png" for n, _ in r.files)]
+    assert len(bodies) >= len(posts) > 0
+    for body in bodies:
+        alts = [a.get("description") or "" for a in body["attachments"]]
+        assert len(alts) == 2 and all(0 < len(a) <= 1024 for a in alts), alts
     if gid in core.live:
         sent = await t.slash("alice", thread, "game", {}, sub="resign")
         assert gid in core.live, "a resignation is confirmed first"

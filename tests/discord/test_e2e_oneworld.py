@@ -168,7 +168,14 @@ async def test_a_whole_oneworld_game_on_discord(fake, bot, core):
     boards = [(s, f) for s in posts for f in s.files if f[0].endswith(".png")]
     assert all(f[1].startswith(PNG) for _, f in boards)
     headed = [s for s in posts if s.content.startswith(f"Game #{gid}: ")]
-    assert [s for s, _ in boards] == headed
+    assert list(dict.fromkeys(id(s) for s, _ in boards)) == [id(s) for s in headed]
+    # Each board post carries the focus view first, then the full map, both with alt text.
+    assert all([f[0] for f in s.files] == [f"game-{gid}-focus.png", f"game-{gid}-board.png"] for s in headed)
+    sent = [r.json for r in fake.requests if any(n.endswith("-focus.png") for n, _ in r.files)]
+    assert len(sent) == len(headed)
+    for body in sent:
+        alts = [a.get("description") or "" for a in body["attachments"]]
+        assert len(alts) == 2 and all(0 < len(a) <= 1024 and "OneWorld" in a for a in alts), alts
     turns = [int(m[1]) for s in headed if (m := TURN.search(s.content))]
     assert sorted(set(turns)) == list(range(1, turns[-1] + 1)) and turns[-1] > 40
     heads = [s.content.splitlines()[0] for s in headed]  # the phase's title, then who decides now

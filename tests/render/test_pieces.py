@@ -180,7 +180,7 @@ def test_highlight_outlines_the_hex_in_its_kind_colour(plain_map, kind):
 
 
 def test_highlight_kinds_have_distinct_colours():
-    assert len({c for c, _, _ in HIGHLIGHTS.values()}) == len(HIGHLIGHTS) == 6
+    assert len({c for c, _, _ in HIGHLIGHTS.values()}) == len(HIGHLIGHTS) >= 6
 
 
 def test_two_highlights_on_one_hex_both_show(plain_map):
@@ -233,8 +233,8 @@ def test_attack_arrow_runs_from_source_to_target_with_its_odds(plain_map):
     for t in (0.3, 0.5, 0.65):
         assert near(pixel(img, (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t)), ARROWS["attack"], 10), t
     assert pixel(img, (x1, y1 - lay.size * 0.3)) == OPEN  # nothing drawn behind the tail
-    # the odds pill sits beside the shaft, halfway
-    mx, my = (x1 + x2) / 2 - lay.size * 0.55, (y1 + y2) / 2
+    # the odds pill sits outside the defender's hex, on the side away from the attacker
+    mx, my = x2, y2 + lay.size * 1.2
     pill = img.crop((round(mx - 12), round(my - 6), round(mx + 12), round(my + 6)))
     assert sum(1 for p in pixels(pill) if p == (255, 255, 255)) > 20
     assert sum(1 for p in pixels(pill) if near(p, ARROWS["attack"], 30)) > 5
@@ -300,11 +300,11 @@ def test_a_crowded_board_keeps_its_panel_beside_the_map(chitin_map):
     assert img.height == static_layer(chitin_map).image.height + TITLE_H
 
 
-def test_move_arrows_pass_under_counters_and_attack_arrows_over_them(plain_map):
+def test_move_and_attack_arrows_pass_under_counters_so_no_text_is_covered(plain_map):
     lay = board_layout(plain_map)
     x, y, w = _lone_counter_box(plain_map)
     on_counter = (x, y + w * 0.4)
-    for kind, over in (("move", False), ("attack", True)):
+    for kind, over in (("move", False), ("attack", False)):
         arrow = ArrowView(src="0503", dst="0507", kind=kind)
         img = render(
             view_of(counters=(_counter(side="C"),), arrows=(arrow,), sides={"C": "green"}), plain_map
@@ -410,3 +410,26 @@ def test_a_marker_beside_a_big_stack_is_drawn_over_its_counters(plain_map):
     under = [p for p in row if near(pixel(bare, p), SIDE_COLOURS["blue"], 10)]
     assert under
     assert not any(near(pixel(img, p), SIDE_COLOURS["blue"], 40) for p in under)
+
+
+def test_one_result_label_per_combat_outside_the_defenders_hex(plain_map):
+    """Three stacks attacking one hex give one label, not three, and it covers none of the counters."""
+    from PIL import Image, ImageDraw
+
+    from render.overlays import result_labels
+
+    lay = board_layout(plain_map)
+    dst = parse_ccrr("0505")
+    arrows = [
+        (parse_ccrr(s), dst, ArrowView(src=s, dst="0505", label="3-1, rolled 1: DR")) for s in ("0404", "0504", "0604")
+    ]
+    img = Image.new("RGB", (900, 900), (255, 255, 255))
+    cx, cy = lay.centre(dst)
+    counters = [(lay.centre(a)[0] - 15, lay.centre(a)[1] - 10, lay.centre(a)[0] + 15, lay.centre(a)[1] + 20)
+                for a, _, _ in arrows] + [(cx - 15, cy - 10, cx + 15, cy + 20)]
+    labels = result_labels(ImageDraw.Draw(img), lay, arrows, counters, 10)
+    assert [t for t, _ in labels] == ["3-1, rolled 1: DR"]
+    (_, (x0, y0, x1, y1)), = labels
+    lx, ly = (x0 + x1) / 2, (y0 + y1) / 2
+    assert ((lx - cx) ** 2 + (ly - cy) ** 2) ** 0.5 > lay.half_height  # outside the defender's hex
+    assert not any(min(x1, b[2]) > max(x0, b[0]) and min(y1, b[3]) > max(y0, b[1]) for b in counters)

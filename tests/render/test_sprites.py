@@ -175,13 +175,14 @@ def test_two_maps_with_the_same_legend_labels_keep_their_own_colours(plain_map):
 
 def test_a_reused_canvas_keeps_nothing_of_the_board_before(chitin_map, monkeypatch):
     from render.compose import CANVASES, board_image, encode_png
+    from render.terrain import static_layer
 
     v = views.chitin_view()
     busy = v.model_copy(
         update={"highlights": v.highlights * 2, "counters": v.counters[::-1], "title": "Busy"}
     )
     assert board_image(busy, game_map=chitin_map).size == board_image(v, game_map=chitin_map).size
-    alone = encode_png(board_image(v, game_map=chitin_map))
+    alone = encode_png(board_image(v, game_map=chitin_map), static_layer(chitin_map).image)
     given, borrowed = [], []
     give_back, borrow = CANVASES.give_back, CANVASES.borrow
     monkeypatch.setattr(
@@ -195,6 +196,7 @@ def test_a_reused_canvas_keeps_nothing_of_the_board_before(chitin_map, monkeypat
 
 def test_a_label_reaching_from_the_panel_over_the_map_is_wiped_too(plain_map):
     from render.compose import board_image, encode_png
+    from render.terrain import static_layer
 
     # An off-map counter is drawn in the panel; a label far too long for it reaches back over the map.
     long = view_of(counters=(CounterView(hex="", side="A", label="W" * 40),))
@@ -204,4 +206,4 @@ def test_a_label_reaching_from_the_panel_over_the_map_is_wiped_too(plain_map):
     mw = a.width - PANEL_W
     assert not _same(a.crop((0, 0, mw - 2, a.height)), b.crop((0, 0, mw - 2, b.height)))
     render.board(long, game_map=plain_map)
-    assert render.board(short, game_map=plain_map) == encode_png(b)
+    assert render.board(short, game_map=plain_map) == encode_png(b, static_layer(plain_map).image)

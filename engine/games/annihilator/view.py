@@ -74,6 +74,7 @@ def _markers(state: State, own: bool) -> list[MarkerView]:
 
 def _highlights(state: State, own: bool) -> list[HighlightView]:
     out = [HighlightView(hex=m.hex, kind=m.kind) for m in state.last_marks + state.marks]
+    out += [HighlightView(hex=h, kind="advance") for h in state.fresh]  # open to advance (8.3)
     show_set = own or not state.hidden_charges
     for c in state.charges:
         if show_set:

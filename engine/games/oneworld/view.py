@@ -104,6 +104,9 @@ def _highlights(state: State) -> list[HighlightView]:
     ]
     if state.fight is not None:
         marks.append(("combat", (state.fight.hex,)))
+    marks.append(("combat", state.fights))  # combats still to fight, in the mover's order (8.1)
+    if state.accost is not None:
+        marks.append(("accost", (state.accost.hex,)))  # the accosted god's hex while it chooses (10.4)
     for kind, hexes in marks:
         for h in hexes:
             if h and (h, kind) not in seen:

@@ -1,0 +1,453 @@
+"""The focus view: the part of the map where this phase's action happened, drawn to be read in the chat.
+
+Discord shows an attached image scaled to the chat column, about ``DISPLAY_W`` px wide on a
+desktop. The focus view is drawn at most that wide, so it is shown at its own size, and every
+counter text is at least ``COUNTER_PX`` px and every hex number at least ``NUMBER_PX`` px
+(``Focus.scale`` is the factor it is shown at; ``Focus.texts`` lists every text drawn with its
+size, for the legibility tests).
+
+Framing: the hexes of this phase's public action (highlights other than previews, legal moves and
+charge targets; both ends of every arrow), or, when nothing happened, the counters of the side to
+move. It is taken from the spectator's view when one is given, so a player and a spectator see the
+same framing and no sealed choice steers it. The frame is that region and one ring of hexes
+around it; when it is too wide for a legible hex size, the whole map is drawn for the chat width
+with counters only.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from engine.core.hexes import Hex, format_ccrr, neighbor
+from engine.core.maps import GameMap
+from engine.core.protocol import CounterView, MarkerView, View
+from render.counters import counter_texts, place_counter, stack_slots
+from render.geometry import Layout
+from render.overlays import (
+    draw_arrow,
+    marker_kind,
+    place_marker,
+    place_outline,
+    place_tint,
+    result_labels,
+)
+from render.panel import PAD, text_lines, to_move
+from render.sprites import PIECES, drawn_around, put_text
+from render.style import BACKGROUND, INK, RULE, TITLE_BG, TITLE_FG, fit_font, font, side_colour, text_width
+from render.terrain import LayerShape, layer_shape, number_font, place_number, static_layer
+
+DISPLAY_W = 550
+"""How wide Discord shows an attached image in a desktop chat column."""
+COUNTER_PX = 9
+"""The smallest counter text, in px as shown ``DISPLAY_W`` wide."""
+NUMBER_PX = 7
+"""The smallest hex number, in px as shown ``DISPLAY_W`` wide."""
+FOCUS_SIZES = (44, 38, 32, 27, 22)
+"""Hex sizes a region is drawn at, largest first: the largest whose frame fits ``DISPLAY_W``."""
+MAX_H = 640
+"""The tallest map area of a focus view (px)."""
+QUIET = frozenset({"preview", "legal", "target"})
+"""Highlight kinds that show what may happen, not what happened: they never steer the framing."""
+HEADER_H = 46
+BOX = tuple[float, float, float, float]
+
+
+@dataclass
+class Text:
+    """A text the focus view draws: what, its font size in px, its box, and what it belongs to."""
+
+    kind: str
+    text: str
+    size: int
+    box: BOX
+    owner: int = -1
+    """The index in ``Focus.boxes`` of the counter a counter text is written on."""
+
+
+@dataclass
+class Focus:
+    """A focus view and what was drawn on it."""
+
+    image: Image.Image
+    hexes: frozenset[Hex]
+    """The hexes framed."""
+    whole: bool
+    """The whole map (the action was spread out)."""
+    size: int
+    """The hex size drawn."""
+    texts: list[Text] = field(default_factory=list)
+    boxes: list[tuple[str, BOX]] = field(default_factory=list)
+    """Boxes of the other things drawn over the map (markers, badges, result labels)."""
+
+    pending: list[tuple[float, float, float, str, int]] = field(default_factory=list)
+    """Count badges waiting for every counter and marker to be placed: (x, y, w, text, size)."""
+    numbers: tuple[Layout, frozenset[Hex]] | None = None
+    """Where the terrain layer's hex numbers fall and which are shown (``all_texts`` lists them)."""
+
+    def all_texts(self) -> list[Text]:
+        """Every text drawn: ``texts`` and the hex numbers of the terrain layer that are shown."""
+        out = list(self.texts)
+        if self.numbers is not None:
+            lay, shown = self.numbers
+            nf = number_font(self.size)
+            for h in sorted(shown):
+                cx, cy = lay.centre(h)
+                tw = text_width(nf, format_ccrr(h))
+                top = cy - lay.half_height + 2
+                out.append(Text("number", format_ccrr(h), int(nf.size), (cx - tw / 2, top, cx + tw / 2, top + nf.size)))
+        return out
+
+    @property
+    def scale(self) -> float:
+        """The factor the image is shown at in a ``DISPLAY_W`` chat column (never enlarged)."""
+        return min(1.0, DISPLAY_W / self.image.width)
+
+
+def action_hexes(view: View, game_map: GameMap) -> set[Hex]:
+    """The hexes of this phase's public action, else the counters of the side to move, else every counter."""
+    out: set[Hex] = set()
+    for hv in view.highlights:
+        if hv.kind not in QUIET:
+            out |= _hexes([hv.hex], game_map)
+    for av in view.arrows:
+        out |= _hexes([av.src, av.dst], game_map)
+    if out:
+        return out
+    movers = set(view.active.split(" and ")) if view.active else set()
+    out = _hexes([c.hex for c in view.counters if c.side in movers], game_map)
+    return out or _hexes([c.hex for c in view.counters], game_map)
+
+
+def _hexes(texts: list[str], game_map: GameMap) -> set[Hex]:
+    from render.compose import _parse
+
+    return {h for t in texts if (h := _parse(t, game_map)) is not None}
+
+
+def frame(
+    view: View, game_map: GameMap, around: str | None = None, whole: bool = False
+) -> tuple[frozenset[Hex], int, tuple[int, int, int, int], bool]:
+    """(hexes framed, hex size, crop box on that size's terrain layer, whole map) for a view.
+
+    The largest hex size at which all the action fits ``DISPLAY_W`` x ``MAX_H``; when none does,
+    the window that holds most of it at the smallest size, if that is more than half of it; else
+    the whole map."""
+    core = _hexes([around], game_map) if around else set()
+    core = _ring(core, game_map, 1) if core else action_hexes(view, game_map)
+    if whole:
+        core = set()
+    best: tuple[int, frozenset[Hex], int, tuple[int, int, int, int]] | None = None
+    whole_region = frozenset(_ring(core, game_map, 1))
+    for size in FOCUS_SIZES if core else ():
+        layer = layer_shape(game_map, size)  # the layer itself is drawn only for the size chosen
+        region = whole_region
+        box = crop_box(layer, region)
+        if box[2] - box[0] <= DISPLAY_W and box[3] - box[1] <= MAX_H:
+            return region, size, box, False
+        if size != FOCUS_SIZES[-1]:
+            continue  # a window on part of the action only at the smallest size
+        part = _window(core, layer)
+        region = frozenset(_ring(part, game_map, 1))
+        box = crop_box(layer, region)
+        if box[2] - box[0] > DISPLAY_W or box[3] - box[1] > MAX_H:
+            continue
+        if best is None or len(part) > best[0]:
+            best = (len(part), region, size, box)
+    if best is not None and 2 * best[0] > len(core):
+        return best[1], best[2], best[3], False
+    everything = frozenset(game_map.hexes)
+    size = whole_size(game_map)
+    shape = layer_shape(game_map, size)
+    return everything, size, (0, 0, shape.width, shape.height), True
+
+
+def _window(core: set[Hex], layer: LayerShape) -> set[Hex]:
+    """The most hexes of ``core`` whose frame (with one ring of hexes around) fits the focus view."""
+    lay = layer.layout
+    s = lay.size
+    w = DISPLAY_W - 2 * (2.5 * s + 4)
+    h = MAX_H - 2 * (2.6 * s + 4)
+    pts = {c: lay.centre(c) for c in sorted(core)}
+    xs = sorted({p[0] for p in pts.values()})
+    ys = sorted({p[1] for p in pts.values()})
+    best: tuple[int, float, set[Hex]] = (0, 0.0, set())
+    for x0 in xs:
+        for y0 in ys:
+            part = {c for c, (x, y) in pts.items() if x0 <= x <= x0 + w and y0 <= y <= y0 + h}
+            if not part:
+                continue
+            spread = max(pts[c][0] for c in part) - x0 + max(pts[c][1] for c in part) - y0
+            if len(part) > best[0] or (len(part) == best[0] and spread < best[1]):
+                best = (len(part), spread, part)
+    return best[2]
+
+
+def _ring(hexes: set[Hex], game_map: GameMap, n: int) -> set[Hex]:
+    out = set(hexes)
+    for _ in range(n):
+        out |= {m for h in out for d in range(6) if (m := neighbor(h, d)) in game_map.hexes}
+    return out
+
+
+def crop_box(layer: LayerShape, hexes: frozenset[Hex]) -> tuple[int, int, int, int]:
+    """The pixels of ``layer`` holding ``hexes`` whole, with a small margin, inside the layer."""
+    lay = layer.layout
+    xs = [lay.centre(h)[0] for h in hexes]
+    ys = [lay.centre(h)[1] for h in hexes]
+    m = 3
+    x0 = max(0, math.floor(min(xs) - lay.size - m))
+    y0 = max(0, math.floor(min(ys) - lay.half_height - m))
+    x1 = min(layer.width, math.ceil(max(xs) + lay.size + m))
+    y1 = min(layer.height, math.ceil(max(ys) + lay.half_height + m))
+    return x0, y0, x1, y1
+
+
+def whole_size(game_map: GameMap) -> int:
+    """The hex size at which the whole map, margins included, is ``DISPLAY_W`` px wide at most."""
+    from render.geometry import bounds
+
+    x0, _y0, x1, _y1 = bounds(1.0, game_map.hexes)
+    # The layer's margin is 0.7 of a hex size on each side.
+    return max(8, math.floor(DISPLAY_W / (x1 - x0 + 1.4)))
+
+
+def focus(
+    view: View, game_map: GameMap, public: View | None = None, around: str | None = None, whole: bool = False
+) -> Focus:
+    """The focus view of ``view``, framed on ``public`` (the spectator's view) when given; with
+    ``whole``, the whole map for the chat width whatever happened."""
+    from render.compose import on_map
+
+    region, size, box, whole = frame(public or view, game_map, around, whole)
+    layer = static_layer(game_map, size)
+    x0, y0, x1, y1 = box
+    mw, mh = x1 - x0, y1 - y0
+    width = max(mw, 320)
+    view = on_map(view, game_map)
+    foot = _footer(view, public or view, width)
+    height = HEADER_H + mh + (foot.height + PAD if foot else 0)
+    img = Image.new("RGB", (width, height), BACKGROUND)
+    left = (width - mw) // 2
+    img.paste(layer.image.crop(box), (left, HEADER_H))
+    lay = Layout(layer.layout.size, layer.layout.ox - x0 + left, layer.layout.oy - y0 + HEADER_H)
+    out = Focus(img, region, whole, size)
+    scale = out.scale
+    floor = math.ceil(COUNTER_PX / scale - 1e-9)
+    shown = _visible(region, game_map, lay, (left, HEADER_H, left + mw, HEADER_H + mh))
+    _pieces(out, view, game_map, lay, shown, floor, whole, mh)
+    out.numbers = (lay, frozenset(shown))
+    _header(img, view, width)
+    if foot:
+        d = ImageDraw.Draw(img)
+        y = HEADER_H + mh
+        d.line([(0, y), (width, y)], fill=RULE, width=2)
+        foot.draw(d, img, PAD, y + PAD // 2, width - 2 * PAD)
+    return out
+
+
+def _visible(region: frozenset[Hex], game_map: GameMap, lay: Layout, area: tuple[int, int, int, int]) -> set[Hex]:
+    """Map hexes whose centre falls inside the map area of the image."""
+    ax0, ay0, ax1, ay1 = area
+    out = set()
+    for h in game_map.hexes:
+        cx, cy = lay.centre(h)
+        if ax0 <= cx <= ax1 and ay0 <= cy <= ay1:
+            out.add(h)
+    return out
+
+
+def _pieces(
+    out: Focus, view: View, game_map: GameMap, lay: Layout, shown: set[Hex], floor: int, whole: bool, mh: int
+) -> None:
+    from render.compose import _parse, group_counters
+
+    img = out.image
+    d = ImageDraw.Draw(img, "RGBA")
+    s = lay.size
+    lit = [(h, hv) for hv in view.highlights if (h := _parse(hv.hex, game_map)) is not None and h in shown]
+    for h, hv in lit:
+        place_tint(img, lay, h, hv)
+    levels: dict[Hex, int] = defaultdict(int)
+    for h, hv in lit:
+        place_outline(img, lay, h, hv, levels[h])
+        levels[h] += 1
+    arrows = [
+        (a, b, av)
+        for av in view.arrows
+        if (a := _parse(av.src, game_map)) is not None and (b := _parse(av.dst, game_map)) is not None
+        and (a in shown or b in shown)
+    ]
+    for a, b, av in arrows:  # under the counters, so none covers a counter's text
+        draw_arrow(d, lay, a, b, av.model_copy(update={"label": ""}))
+    stacks, _off = group_counters(view, game_map)
+    markers: dict[Hex, list[MarkerView]] = defaultdict(list)
+    for mv in view.markers:
+        h = _parse(mv.hex, game_map)
+        if h is not None and h in shown:
+            markers[h].append(mv)
+    for h in sorted(shown):
+        cvs = stacks.get(h, [])
+        if cvs:
+            _stack(out, lay, h, cvs, view.sides, floor, crowded=bool(markers.get(h)) or whole)
+        if markers.get(h):
+            _markers(out, lay, h, markers[h], bool(cvs), floor, h in game_map.named.values())
+    _badges(out)
+    covered = {h for h, _ in lit} | set(markers) | (set(stacks) & shown)
+    nf = number_font(s)
+    for h in sorted(covered):
+        cx, cy = lay.centre(h)
+        top = cy - lay.half_height + 2
+        place_number(img, cx, top, s, format_ccrr(h))
+        x0, y0, x1, y1 = _number_box(nf, format_ccrr(h))
+        out.boxes.append(("number", (cx + x0, top + y0, cx + x1, top + y1)))
+    avoid = [t.box for t in out.texts] + [b for _, b in out.boxes]
+    area = (0.0, float(HEADER_H), float(img.width), float(HEADER_H + mh))
+    fights = [(a, b, av) for a, b, av in arrows if av.kind != "move"]
+    for text, box in result_labels(d, lay, fights, avoid, floor, area, skip_covering=True):
+        out.boxes.append(("label", box))
+        out.texts.append(Text("label", text, floor, box))
+
+
+@lru_cache(maxsize=4096)
+def _number_box(f: ImageFont.FreeTypeFont, text: str) -> tuple[float, float, float, float]:
+    return f.getbbox(text, anchor="mt", stroke_width=2)
+
+
+def legible_count(n: int, size: float, cvs: list[CounterView], floor: int) -> int:
+    """How many counters of an ``n``-counter stack are drawn in its hex in the focus view: a pair
+    side by side when both keep their label at ``floor``, else one; a larger stack shows one and a
+    "+N" badge (beside a pair it would reach the next hex's counters)."""
+    if n == 2:
+        slots = stack_slots(2, size)
+        if all(any(t.text == cv.label for t in counter_texts(0, 0, w, cv, True, floor)) for cv, (_x, _y, w) in zip(cvs[:2], slots)):
+            return 2
+    return 1
+
+
+def _stack(
+    out: Focus, lay: Layout, h: Hex, cvs: list[CounterView], sides: dict[str, str], floor: int, crowded: bool
+) -> None:
+    cx, cy = lay.centre(h)
+    n = len(cvs)
+    m = 1 if crowded else min(n, legible_count(n, lay.size, cvs, floor))
+    slots = stack_slots(m, lay.size)
+    for cv, (dx, dy, w) in zip(cvs[:m], slots):
+        x, y = round(cx + dx), round(cy + dy)
+        place_counter(out.image, x, y, w, cv, side_colour(sides, cv.side), True, floor)
+        for t in counter_texts(x, y, w, cv, True, floor):
+            out.texts.append(Text("counter", t.text, t.size, t.box, len(out.boxes)))
+        out.boxes.append(("counter", (x - w / 2, y - w / 2, x + w / 2, y + w / 2)))
+    if m < n:
+        dx, dy, w = slots[-1]
+        out.pending.append((cx + dx, cy + dy, w, f"+{n - m}", max(floor, round(lay.size * 0.28))))
+
+
+def _badges(out: Focus) -> None:
+    """The "+N" badges, once every counter and marker is placed: beside the counter's right edge
+    level with its middle, else at its top or bottom right, else its left; one that would meet a
+    counter, a marker or another badge anywhere is left out (the full map's panel lists the stack)."""
+    for x, y, w, text, size in out.pending:
+        f = font(size, "bold")
+        r = max(text_width(f, text) / 2 + 3, f.size * 0.62)
+        hh = f.size * 0.62
+        right, left = x + w / 2 + r + 1, x - w / 2 - r - 1
+        for bx, by in ((right, y), (right, y - w / 2 + hh), (right, y + w / 2 - hh), (left, y)):
+            box = (bx - r, by - hh, bx + r, by + hh)
+            if not any(k in ("counter", "marker", "badge") and _meets(box, b) for k, b in out.boxes):
+                place_count(out.image, bx, by, text, size)
+                out.boxes.append(("badge", box))
+                out.texts.append(Text("badge", text, size, box))
+                break
+    out.pending.clear()
+
+
+def _meets(a: BOX, b: BOX) -> bool:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w > 0 and h > 0 and w * h > 1.0
+
+
+def place_count(img: Image.Image, x: float, y: float, text: str, size: int) -> None:
+    """A "+N" badge centred on the pixel nearest (x, y): how many more counters the hex holds."""
+    f = font(size, "bold")
+    r = max(f.getlength(text) / 2 + 3, size * 0.62)
+
+    def draw(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+        d.rounded_rectangle([x - r, y - size * 0.62, x + r, y + size * 0.62], radius=round(size * 0.6),
+                            fill=(255, 255, 255), outline=INK, width=2)
+        d.text((x, y), text, font=f, fill=INK, anchor="mm")
+
+    PIECES.get(("count", text, size), lambda: drawn_around(r + 3, draw)).paste(img, x, y)
+
+
+def _markers(
+    out: Focus, lay: Layout, h: Hex, mvs: list[MarkerView], with_counters: bool, floor: int, named: bool = False
+) -> None:
+    """Markers in fixed slots on the hex's left and right edges, clear of a counter and its badge."""
+    s = lay.size
+    cx, cy = lay.centre(h)
+    if with_counters:
+        # Left of the counter (its "+N" badge takes the right), the first level with it, the third
+        # above it; badges are placed after markers, clear of them.
+        slots = [(-0.74, -0.05), (-0.68, 0.4), (-0.58, -0.5)]
+        r = 0.2 * s
+    else:
+        # A lone marker on a named hex (a brain core) sits higher, clear of the name's tag.
+        slots = [(0.0, -0.18 if named else 0.12)] if len(mvs) == 1 else [(-0.4, 0.12), (0.4, 0.12), (0.0, 0.5)]
+        r = (0.42 if len(mvs) == 1 else 0.26) * s
+    for mv, (fx, fy) in zip(mvs, slots):
+        x, y = cx + fx * s, cy + fy * s
+        text = mv.text
+        kind = marker_kind(mv.kind)
+        room = r * (1.1 if kind == "impact" else 1.5)
+        if text and fit_font(text, room, floor, "condensed", floor).getlength(text) > room:
+            text = ""  # too long to read in the slot: the icon alone (the full map and the legend name it)
+        place_marker(out.image, x, y, r, mv.model_copy(update={"text": text}))
+        out.boxes.append(("marker", (x - r * 1.15, y - r * 1.15, x + r * 1.15, y + r * 1.15)))
+
+
+def _header(img: Image.Image, view: View, width: int) -> None:
+    """Two lines on the dark bar: the title, turn and phase; who is to move (or the result)."""
+    img.paste(TITLE_BG, (0, 0, width, HEADER_H))
+    big, small = font(15, "bold"), font(13, "regular")
+    title = view.title
+    turn = f"Turn {view.turn}" if view.turn else ""
+    right = " \u00b7 ".join(p for p in (turn, view.phase) if p)
+    low = ""
+    if text_width(small, right) > width * 0.5:
+        right, low = turn, view.phase  # a long phase goes on the second line
+    room = width - 2 * PAD - text_width(small, right) - 10
+    while title and text_width(big, title) > room and len(title) > 4:
+        title = title[:-2].rstrip() + "\u2026"
+    put_text(img, (PAD, 13), title, big, TITLE_FG, "lm")
+    put_text(img, (width - PAD, 13), right, small, (200, 204, 214), "rm")
+    if low:
+        while text_width(small, low) > width * 0.45 and len(low) > 4:
+            low = low[:-2].rstrip() + "\u2026"
+        put_text(img, (width - PAD, 34), low, small, (200, 204, 214), "rm")
+    who = to_move(view)
+    x = PAD
+    if view.active in view.sides and "to move" in who:
+        ImageDraw.Draw(img).rounded_rectangle([x, 27, x + 13, 40], radius=3, fill=side_colour(view.sides, view.active),
+                                              outline=TITLE_FG)
+        x += 19
+    room = width - x - PAD - (text_width(small, low) + 10 if low else 0)
+    f = fit_font(who, room, 14, "bold", 10)
+    put_text(img, (x, 34), who, f, TITLE_FG, "lm")
+
+
+def _footer(view: View, public: View, width: int):
+    """The compact caption: this phase's events in a sentence or two, then the viewer's own lines."""
+    from render.alttext import events_text
+
+    lines = [t for t in (events_text(public),) if t]
+    lines += [f"(only you) {p}" for p in view.private]
+    if not lines:
+        return None
+    return text_lines(lines, width - 2 * PAD, 13)
+

@@ -1,0 +1,181 @@
+"""The focus view, the header's who-is-to-move line, the alt text, the kept palette and prewarm."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+import render
+from engine.core.hexes import parse_ccrr
+from engine.core.protocol import CounterView, HighlightView, MarkerView, View
+from render.alttext import alt_text
+from render.counters import fitted_sub
+from render.focus import DISPLAY_W, focus, frame
+from render.panel import result_text, to_move
+from tests.render import views
+
+
+def test_focus_frames_the_action_and_not_the_far_corners(oneworld_map):
+    v = views.oneworld_view()
+    f = focus(v, oneworld_map)
+    assert f.image.width <= DISPLAY_W and not f.whole
+    for h in ("0606", "0711", "0908"):
+        assert parse_ccrr(h) in f.hexes
+    assert parse_ccrr("0120") not in f.hexes and parse_ccrr("1301") not in f.hexes
+
+
+def test_focus_around_a_hex_frames_that_hex(oneworld_map):
+    hexes, _, _, whole = frame(views.oneworld_view(), oneworld_map, around="1215")
+    assert parse_ccrr("1215") in hexes and parse_ccrr("0606") not in hexes and not whole
+
+
+def test_with_nothing_done_the_focus_shows_the_side_to_move(oneworld_map):
+    v = views.oneworld_view().model_copy(update={"highlights": (), "arrows": (), "active": "BORG"})
+    hexes = focus(v, oneworld_map).hexes
+    assert all(parse_ccrr(c.hex) in hexes for c in v.counters if c.side == "BORG" and c.hex in ("0405", "0606"))
+
+
+def test_action_spread_over_the_map_draws_the_whole_map_for_the_chat_width(oneworld_map):
+    corners = ("0101", "1301", "0121", "1321")
+    v = views.oneworld_view().model_copy(
+        update={"arrows": (), "highlights": tuple(HighlightView(hex=h, kind="moved") for h in corners)}
+    )
+    f = focus(v, oneworld_map)
+    assert f.whole and f.image.width <= DISPLAY_W and len(f.hexes) == len(oneworld_map.hexes)
+
+
+def test_previews_and_sealed_orders_never_steer_the_frame(annihilator_map):
+    v = views.annihilator_view(annihilator_map)
+    extra = tuple(HighlightView(hex=h, kind="preview") for h in ("0101", "2525", "1301"))
+    assert frame(v.model_copy(update={"highlights": v.highlights + extra}), annihilator_map)[0] == frame(
+        v, annihilator_map
+    )[0]
+
+
+def test_a_gods_lives_are_a_heart_and_the_number_never_a_cut_word():
+    assert fitted_sub("god, 3 lives", 30) == "\u26653"
+    assert fitted_sub("god, 1 life", 30) == "\u26651"
+    assert fitted_sub("god, 3 lives", 200) == "god, 3 lives"
+
+
+def test_header_says_both_choosing_in_secret_and_names_the_result():
+    v = View(game="x", map="", title="T", active="BORG and CHEZ", sides={"BORG": "dark", "CHEZ": "light"})
+    assert to_move(v) == "Both choosing in secret"
+    over = View(
+        game="chitin", map="", title="T", phase="over", active="Red",
+        caption=("Victory points: Red 54 (lost 3 units), Blue -47 (lost 9 units)",
+                 "Game over: all Blue units destroyed; winner Red"),
+    )
+    assert result_text(over) == "Red wins, 54 to -47"
+    assert to_move(over) == "Game over: Red wins, 54 to -47"
+    ow = View(game="oneworld", map="", title="OneWorld", phase="game over",
+              caption=("Game over: BORG wins (CHEZ's god has lost all its lives).",))
+    assert to_move(ow).startswith("Game over: BORG wins")
+
+
+def test_alt_text_is_short_and_says_turn_phase_mover_and_events():
+    v = views.oneworld_view()
+    alt = alt_text(v)
+    assert alt.startswith("OneWorld: The War Between the Gods, turn 7, Combat. CHEZ to move.")
+    assert "Blade" in alt and "0711" in alt and "losses in 0908" in alt
+    assert "only you" not in alt and "Stone" not in alt.split("Moved")[0]
+    long = v.model_copy(update={"title": "x" * 2000})
+    assert len(alt_text(long)) <= 1024
+
+
+def test_boards_gives_focus_then_full_with_alt_text(chitin_map):
+    post = render.boards(views.chitin_view(), game_map=chitin_map)
+    focus_img = Image.open(io.BytesIO(post.focus))
+    full_img = Image.open(io.BytesIO(post.full))
+    assert focus_img.width <= DISPLAY_W < full_img.width
+    assert "turn 3" in post.alt and post.alt == alt_text(views.chitin_view())
+    assert render.boards(views.chitin_view(), game_map=chitin_map) == post  # same view, same bytes
+
+
+def test_a_players_secrets_stay_out_of_the_alt_text_and_the_frame(annihilator_map):
+    public = views.annihilator_view(annihilator_map).model_copy(update={"private": ()})
+    own = public.model_copy(
+        update={"private": ("Your sealed order: charge 3 N at 0101",),
+                "highlights": public.highlights + (HighlightView(hex="0101", kind="preview"),)}
+    )
+    post = render.boards(own, public=public, game_map=annihilator_map)
+    assert "sealed" not in post.alt and "0101" not in post.alt
+    assert post.alt == alt_text(public)
+
+
+def test_chitin_legend_keys_the_unit_codes_on_the_board(chitin_map):
+    from render.legend import legend_items
+
+    labels = [label for label, _, _ in legend_items(views.chitin_view(), chitin_map)]
+    assert "Gantua" not in labels  # the test view writes names, not codes
+    v = views.chitin_view().model_copy(update={"counters": (
+        CounterView(hex="0806", side="Red", label="R4", sub="GT 12-6"),
+        CounterView(hex="0807", side="Red", label="R8", sub="PX 9-6"),
+    )})
+    labels = [label for label, _, _ in legend_items(v, chitin_map)]
+    assert "Gantua" in labels and "Phlanx" in labels and "Worker" not in labels
+
+
+def test_a_board_is_reduced_to_its_maps_kept_palette(chitin_map):
+    from render.palette import palette_of
+    from render.terrain import static_layer
+
+    png = render.board(views.chitin_view(), game_map=chitin_map)
+    img = Image.open(io.BytesIO(png))
+    assert img.mode == "P"
+    assert img.getpalette()[:48] == palette_of(static_layer(chitin_map).image).getpalette()[:48]
+
+
+def test_prewarm_builds_every_layer_a_board_post_needs():
+    from engine.core.maps import load_map
+    from render.terrain import STATS, clear_cache
+
+    clear_cache()
+    assert render.prewarm(["oneworld"]) >= 6
+    before = STATS["builds"]
+    v = View(game="oneworld", map="oneworld", title="OneWorld", turn=1,
+             counters=(CounterView(hex="0505", side="BORG", label="Stone", sub="B1"),),
+             highlights=(HighlightView(hex="0505", kind="moved"),),
+             markers=(MarkerView(hex="0111", kind="tower", text="BORG Tower"),))
+    render.boards(v, game_map=load_map("oneworld"))
+    assert STATS["builds"] == before
+
+
+def test_a_destroyed_marker_leaves_the_brain_cores_name_readable():
+    """Annihilator: the DESTROYED marker on a brain core hex sits above the hex's name tag."""
+    from engine.core.maps import load_map
+    from render.compose import board_image
+    from render.panel import TITLE_H
+    from render.terrain import number_font, static_layer
+
+    m = load_map("annihilator")
+    core = next(h for n, h in m.named.items() if n == "brain core 1")
+    from engine.core.hexes import format_ccrr
+
+    base = View(game="annihilator", map="annihilator", title="A", sides={"Marines": "blue"})
+    marked = base.model_copy(update={"markers": (MarkerView(hex=format_ccrr(core), kind="destroyed", text="DESTROYED"),)})
+    lay = static_layer(m).layout
+    x, y = lay.centre(core)
+    f = number_font(lay.size)
+    top = y + TITLE_H + lay.half_height - f.size - 6
+    box = (round(x - 20), round(top), round(x + 20), round(top + f.size))
+    before, after = board_image(base, game_map=m).crop(box), board_image(marked, game_map=m).crop(box)
+    assert before.tobytes() == after.tobytes()
+
+
+def test_10_4_the_accosted_gods_hex_is_marked_while_the_accost_is_pending():
+    """OneWorld: while a Child accosts a god (10.4) the god's hex carries an "accost" highlight,
+    and the focus view frames it."""
+    import re
+
+    from engine.core.maps import load_map
+    from tests.render.scripted import board_views_of
+
+    pending = [p for _, p in board_views_of("oneworld_full_game") if any("accosts the god" in c for c in p.caption)]
+    assert pending
+    m = load_map("oneworld")
+    for p in pending:
+        where = next(re.search(r"accosts the god in (\d{4})", c).group(1) for c in p.caption if "accosts" in c)
+        assert any(h.hex == where and h.kind == "accost" for h in p.highlights)
+        assert parse_ccrr(where) in focus(p, m).hexes

@@ -1,0 +1,107 @@
+"""The focus view of every board of the scripted full games reads in the chat, computed from the
+layout (the fonts chosen and the scale the image is shown at), not from pixels:
+
+- shown ``DISPLAY_W`` (550) px wide, every counter text is at least 9 px and every hex number 7 px;
+- no counter's text box is overlapped by another drawn element (another counter, a marker, a count
+  badge, a result label, a hex number drawn over the pieces), and no count badge meets a counter or
+  a marker;
+- the framing comes from the spectator's view, so a player's own view is framed the same;
+- the alt text names the game, the turn, the phase and the units that moved, within 1,024 characters.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.maps import load_map
+from render.alttext import ALT_LIMIT, alt_text
+from render.focus import COUNTER_PX, NUMBER_PX, Focus, focus, frame
+from tests.render.scripted import FULL_GAMES, board_views_of
+
+SLOW = {"chitin_armageddon"}
+PARAMS = [pytest.param(s, marks=pytest.mark.slow) if s in SLOW else s for s in FULL_GAMES]
+
+
+def _overlap(a, b) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def legibility_faults(f: Focus) -> list[str]:
+    """Every text of a focus view too small to read at 550 px, and every counter text covered."""
+    k = f.scale
+    out = []
+    for t in f.all_texts():
+        least = NUMBER_PX if t.kind == "number" else COUNTER_PX
+        if t.size * k < least - 1e-9:
+            out.append(f"{t.kind} {t.text!r} is {t.size * k:.1f} px at 550 px wide")
+    for t in f.texts:
+        if t.kind != "counter":
+            continue
+        for i, (kind, box) in enumerate(f.boxes):
+            if i != t.owner and _overlap(t.box, box) > 1.0:
+                out.append(f"counter text {t.text!r} is covered by a {kind}")
+    for kind, box in f.boxes:
+        if kind == "badge" and any(k in ("counter", "marker") and _overlap(box, b) > 1.0 for k, b in f.boxes):
+            out.append("a count badge meets a counter or a marker")
+    return out
+
+
+@pytest.mark.parametrize("script", PARAMS)
+def test_focus_view_of_every_scripted_board_is_legible_and_uncovered(script):
+    boards = board_views_of(script)
+    assert boards, script
+    labelled = 0
+    for n, (view, public) in enumerate(boards):
+        if not view.map:
+            continue
+        f = focus(view, load_map(view.map), public)
+        assert f.image.width <= 550 and f.scale == 1.0
+        faults = legibility_faults(f)
+        assert not faults, (script, n, view.turn, view.phase, faults[:5])
+        labelled += any(t.kind == "counter" for t in f.texts)
+        assert any(t.kind == "number" for t in f.all_texts())
+    # Not vacuous: most boards show counters with their texts.
+    assert labelled >= len(boards) // 2, (script, labelled, len(boards))
+
+
+@pytest.mark.parametrize("script", PARAMS)
+def test_alt_text_names_turn_phase_and_the_units_that_moved(script):
+    for view, public in board_views_of(script):
+        alt = alt_text(public)
+        assert 0 < len(alt) <= ALT_LIMIT
+        assert alt.startswith(public.title)
+        if public.turn:
+            assert f"turn {public.turn}" in alt
+        assert public.phase in alt
+        moved_to = {a.dst for a in public.arrows if a.kind == "move"} or {
+            h.hex for h in public.highlights if h.kind == "moved"
+        }
+        movers = [c.label for c in public.counters if c.hex in moved_to and c.label and not c.hidden]
+        if movers:
+            assert any(m in alt for m in movers), (alt, movers)
+        assert not any(p in alt for p in view.private if p)
+
+
+@pytest.mark.parametrize("script", ["annihilator_cores", "oneworld_full_game"])
+def test_a_players_own_view_is_framed_as_a_spectators(script):
+    for view, public in board_views_of(script):
+        if view is public or not view.map:
+            continue
+        m = load_map(view.map)
+        assert frame(view.model_copy(update={"highlights": public.highlights}), m)[0] == frame(public, m)[0]
+        assert focus(view, m, public).hexes == focus(public, m).hexes
+
+
+def test_the_legibility_check_finds_small_and_covered_texts():
+    """The check can fail: a focus view shown at half size, and a text under a marker."""
+    from PIL import Image
+
+    from render.focus import Text
+
+    f = Focus(Image.new("RGB", (1100, 100)), frozenset(), False, 40)
+    f.boxes = [("counter", (0, 0, 40, 40)), ("marker", (10, 10, 30, 30))]
+    f.texts = [Text("counter", "R12", 12, (5, 5, 35, 17), 0), Text("number", "0101", 12, (50, 0, 80, 12))]
+    faults = legibility_faults(f)
+    assert any("6.0 px" in x for x in faults) and any("covered by a marker" in x for x in faults)
