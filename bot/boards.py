@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
+from collections import OrderedDict
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
 
 from engine.core.protocol import View
@@ -90,24 +94,33 @@ async def render_board_png(core: Core, game_id: int, viewer: str | None,
     return await asyncio.to_thread(board, view)
 
 
-async def replay_views(core: Core, game_id: int) -> list[View]:
-    """A spectator's view of the game at the end of every phase so far, from the log."""
-    from bot.live import config_of
+MAX_FRAMES = 120
+"""At most this many frames in a replay animation (one a turn; evenly thinned beyond it, the last kept)."""
+_GIFS: OrderedDict[tuple[int, int, int, int], bytes] = OrderedDict()
+_GIF_CACHE = 16
+_DRAWING: set[int] = set()
+_POOL: ProcessPoolExecutor | None = None
+
+
+def replay_in_progress(game_id: int) -> bool:
+    """Whether a replay animation of this game is being drawn right now."""
+    return game_id in _DRAWING
+
+
+def replay_views_of(config_json: str, setup_rolls: str, actions: list[tuple[str, str, str]]) -> list[View]:
+    """A spectator's view of the game at the end of every phase, from its log (pure, for a worker)."""
     from bot.records import Folder, rules_for
     from engine.core.dice import RecordedDice, Roll
-    from engine.core.protocol import Action
+    from engine.core.protocol import Action, GameConfig
 
-    row = await core.store.game(game_id)
-    if row is None or row.status in ("invited", "declined"):
-        return []
-    rules = rules_for(config_of(row))
-    state = rules.setup(config_of(row), RecordedDice([Roll.model_validate(r) for r in json.loads(row.setup_rolls)]))
+    config = GameConfig.model_validate_json(config_json)
+    rules = type(rules_for(config))()  # its own copy: a game's rules may keep caches
+    state = rules.setup(config, RecordedDice([Roll.model_validate(r) for r in json.loads(setup_rolls)]))
     views = [rules.view(state, None)]
-    actions = await core.store.actions(row.id, row.branch)
-    folder = Folder(rules, state, [Action.model_validate_json(a.action) for a in actions], trusted=True)
-    for a in actions:
-        dice = RecordedDice([Roll.model_validate(r) for r in json.loads(a.rolls)])
-        folder.step(a.seat, Action.model_validate_json(a.action), dice)
+    logged = [Action.model_validate_json(a) for _, a, _ in actions]
+    folder = Folder(rules, state, logged, trusted=True)
+    for (seat, _, rolls), action in zip(actions, logged, strict=True):
+        folder.step(seat, action, RecordedDice([Roll.model_validate(r) for r in json.loads(rolls)]))
         v = rules.view(folder.state, None)
         if (v.turn, v.phase) != (views[-1].turn, views[-1].phase):
             views.append(v)
@@ -116,11 +129,60 @@ async def replay_views(core: Core, game_id: int) -> list[View]:
     return views
 
 
-async def render_replay_gif(core: Core, game_id: int, max_bytes: int) -> bytes | None:
-    """An animated GIF of the game so far, under ``max_bytes`` (a channel's upload limit)."""
-    views = await replay_views(core, game_id)
+def replay_gif_job(config_json: str, setup_rolls: str, actions: list[tuple[str, str, str]], max_bytes: int,
+                   max_frames: int) -> bytes | None:
+    """The whole replay animation, from the log to GIF bytes: what a worker process runs."""
+    from render import animate
+    from render.animate import by_turn
+
+    views = replay_views_of(config_json, setup_rolls, actions)
     if not views:
         return None
-    from render import animate
+    turns = by_turn(views)
+    if len(turns) > max_frames:  # thin the turns evenly, keeping the first and the last
+        step = (len(turns) - 1) / (max_frames - 1)
+        views = [turns[round(i * step)] for i in range(max_frames)]
+    return animate(views, max_bytes=max_bytes)
 
-    return await asyncio.to_thread(animate, views, max_bytes=max_bytes)
+
+def _pool() -> ProcessPoolExecutor:
+    global _POOL
+    if _POOL is None:
+        # fork where there is one: the worker knows every game registered in this process.
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        _POOL = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context(method))
+    return _POOL
+
+
+async def render_replay_gif(core: Core, game_id: int, max_bytes: int, max_frames: int = MAX_FRAMES) -> bytes | None:
+    """An animated GIF of the game so far, under ``max_bytes`` (a channel's upload limit).
+
+    Drawn in a worker process (the replay and Pillow would hold the event loop's GIL for
+    seconds in a long game), at most one frame a turn and ``max_frames`` in all, and kept
+    per (game, branch, last action, size): asking twice costs nothing.
+    """
+    row = await core.store.game(game_id)
+    if row is None or row.status in ("invited", "declined"):
+        return None
+    last = await core.store.last_seq(row.id, row.branch)
+    key = (row.id, row.branch, last, max_bytes)
+    if key in _GIFS:
+        _GIFS.move_to_end(key)
+        return _GIFS[key]
+    actions = [(a.seat, a.action, a.rolls) for a in await core.store.actions(row.id, row.branch)]
+    _DRAWING.add(game_id)
+    try:
+        job = (row.config, row.setup_rolls, actions, max_bytes, max_frames)
+        try:
+            gif = await asyncio.get_running_loop().run_in_executor(_pool(), replay_gif_job, *job)
+        except BrokenProcessPool:  # a worker died: once more, in a thread
+            global _POOL
+            _POOL = None
+            gif = await asyncio.to_thread(replay_gif_job, *job)
+    finally:
+        _DRAWING.discard(game_id)
+    if gif is not None:
+        _GIFS[key] = gif
+        while len(_GIFS) > _GIF_CACHE:
+            _GIFS.popitem(last=False)
+    return gif

@@ -121,3 +121,71 @@ async def test_db_check_works_through_many_games_in_worker_processes_with_progre
         assert seen and seen[-1] == (32, 32)
     finally:
         await store.close()
+
+
+async def test_the_replay_animation_is_capped_cached_and_refused_while_drawn(core, monkeypatch):
+    from PIL import Image
+
+    from bot import boards
+
+    gid = await _long_game(core, 40)
+    gif = await boards.render_replay_gif(core, gid, 10 * 1024 * 1024, max_frames=5)
+    frames = Image.open(__import__("io").BytesIO(gif)).n_frames
+    assert 2 <= frames <= 5
+    calls = []
+    monkeypatch.setattr(boards, "_pool", lambda: calls.append(1) or None)  # a second drawing would fail
+    assert await boards.render_replay_gif(core, gid, 10 * 1024 * 1024, max_frames=5) == gif
+    assert calls == []
+    boards._DRAWING.add(gid)
+    try:
+        r = await core.handle_line("alice", "console:#t", f"/game replay game:{gid}")
+        assert r[0].to == "private" and "being drawn" in r[0].text
+    finally:
+        boards._DRAWING.discard(gid)
+
+
+async def _very_long_game(core: Core, actions: int) -> int:
+    """A toy game kept going past its pile by a moderator's edits, to ``actions`` actions."""
+    gid = await _long_game(core, 10)
+    while core.live[gid].seq < actions:
+        g = core.live[gid]
+        if g.state.pile <= 3:
+            await core.handle_line("mo", "console:#t", f"/mod edit op:pile n:20 reason:more game:{gid}",
+                                   is_moderator=True)
+        elif g.state.step == "guess":
+            for u in ("alice", "bob"):
+                await core.handle_line(u, f"dm:{u}", f"/guess parity:odd game:{gid}")
+        else:
+            await core.handle_line(g.user_of(g.state.taker), "console:#t", f"/take n:1 game:{gid}")
+    return gid
+
+
+async def test_whole_log_work_of_a_long_game_runs_off_the_event_loop(core, monkeypatch):
+    """/game log and /game export of a long game fold its log in a worker thread, and /game replay
+    draws in a worker process: the event loop's thread only routes."""
+    import os
+    import threading
+
+    import bot.live
+    from bot import boards
+
+    gid = await _very_long_game(core, 400)
+    where: list[str] = []
+    original = bot.live.replay
+
+    def recording(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        where.append(threading.current_thread().name)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(bot.live, "replay", recording)
+    main = threading.current_thread().name
+    await core.handle_line("carol", "console:#t", f"/game log last:500 game:{gid}")
+    await core.handle_line("carol", "console:#t", f"/game export game:{gid}")
+    assert len(where) == 2 and main not in where
+    monkeypatch.setattr(boards, "_POOL", None)
+    monkeypatch.setattr(boards, "_GIFS", type(boards._GIFS)())
+    gif = await boards.render_replay_gif(core, gid, 10 * 1024 * 1024)
+    assert gif and boards._POOL is not None
+    workers = set(boards._POOL._processes)  # the pool's own processes drew it
+    assert workers and os.getpid() not in workers
+    boards._POOL.shutdown()
