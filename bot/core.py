@@ -27,7 +27,7 @@ from bot.live import SNAPSHOT_EVERY, Live, load_live
 from bot.parsing import ParseError, check_args, parse_command, parse_int
 from bot.records import commitment, dumps
 from bot.replies import Button, Command, Reply
-from bot.store import GameRow, Store
+from bot.store import COMMITTED, GameRow, Store
 from engine.core.dice import SeededDice
 from engine.core.errors import RuleError
 from engine.core.protocol import MODERATOR, Action, Event, Prompt
@@ -200,6 +200,7 @@ class Core:
 
     async def handle(self, cmd: Command) -> list[Reply]:
         """Run one command. Refusals become private replies and change nothing."""
+        COMMITTED.set(False)
         try:
             check_args(cmd.args)
             await self._preload(cmd)
@@ -210,6 +211,10 @@ class Core:
             error_id = uuid.uuid4().hex[:8]
             log.exception("internal error %s handling %s from %s", error_id, cmd.name, cmd.user)
             self.internal_errors.append(error_id)
+            if COMMITTED.get():  # the order is in the log: never say that nothing changed
+                return [private(cmd.user, cmd.place,
+                                f"Your command was taken and saved, but something went wrong on our side afterwards "
+                                f"(error id {error_id}); its announcement will follow, and a moderator can look it up.")]
             return [private(cmd.user, cmd.place,
                             f"Sorry, something went wrong on our side (error id {error_id}). "
                             "Nothing was changed; a moderator can look it up.")]

@@ -15,6 +15,7 @@ import sqlite3
 import struct
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,8 @@ from typing import Any
 import aiosqlite
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+COMMITTED: ContextVar[bool] = ContextVar("hexhive_committed", default=False)
+"""Set once a transaction of the running command has committed (the core resets it per command)."""
 _MIGRATION_NAME = re.compile(r"^V(\d+)__([\w-]+)\.sql$")
 
 
@@ -205,6 +208,7 @@ class Store:
                 raise
             else:
                 await self.db.execute("COMMIT")
+                COMMITTED.set(True)
             finally:
                 self._in_tx = False
 

@@ -432,3 +432,24 @@ async def test_sealed_done_opens_at_phase_end(core, store, hidden):
     assert f"#{seq_done + 3} " in log and "sealed choices are being made" not in log
     rec = json.loads((await say(core, "carol", f"/game export game:{gid}"))[0].file_text)
     assert len(rec["actions"]) == seq_done + 3 and all(a["action"] is not None for a in rec["actions"])
+
+
+async def test_a_failure_after_the_commit_is_never_called_nothing_changed(core, store, monkeypatch):
+    from contextlib import asynccontextmanager
+
+    gid = await toy(core, guessed=False)
+    real = store.transaction
+
+    @asynccontextmanager
+    async def then_fails():  # noqa: ANN202
+        async with real():
+            yield
+        raise RuntimeError("the connection dropped right after the commit")
+
+    monkeypatch.setattr(store, "transaction", then_fails)
+    r = await say(core, "alice", f"/guess parity:odd game:{gid}", place="dm:alice", community="")
+    assert "taken and saved" in r[0].text and "Nothing was changed" not in r[0].text
+    assert len(await store.actions(gid, 1)) == 1
+    monkeypatch.setattr(store, "transaction", real)
+    r = await say(core, "mallory", "/game status game:²")
+    assert "Nothing was changed" not in r[0].text  # a plain refusal is not an error either
