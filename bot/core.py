@@ -436,7 +436,7 @@ class Core:
                 await self.store.append_action(
                     g.id, g.row.branch, seq, seat=seat, user=cmd.user, action=action.model_dump_json(),
                     rolls=dumps([r.model_dump() for r in rolls]), dice_key=g.dice_key, dice_seq=seq, secret=secret,
-                    now=now,
+                    now=now, events=event_lines(events),
                 )
                 if secret:
                     await self.store.add_secret(g.id, g.row.branch, seq, nonce, digest)
@@ -627,6 +627,11 @@ class Core:
 
 _STATUS_WORDS = {"over": "over", "declined": "declined", "invited": "still waiting to be accepted",
                  "active": "already under way", "paused": "paused by a moderator", "gone": "no longer there"}
+
+
+def event_lines(events: list[Event]) -> str:
+    """What an action said, as the store keeps it: ``[[text, [seats]], ...]`` (no seats: public)."""
+    return dumps([[e.text, list(e.to)] for e in events])
 
 
 def visible(row: GameRow, cmd: Command) -> bool:

@@ -8,14 +8,15 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from bot import confirm, phaselog
-from bot.live import Live, full_replay
+from bot.live import Live, full_replay, load_live
 from bot.parsing import escape_markdown
 from bot.records import DiceKey, GameRecord, LoggedAction, ModerationEntry, dumps
 from bot.replies import Button, Command, Reply
+from bot.store import GameRow
 from engine.core import registry
 from engine.core.dice import Roll, SeededDice, seed_hash
 from engine.core.errors import RuleError
-from engine.core.protocol import Action, GameConfig, Player
+from engine.core.protocol import Action, Event, GameConfig, Player
 
 if TYPE_CHECKING:
     from bot.core import Core
@@ -394,8 +395,8 @@ async def log_entries(core: Core, game_id: int, viewer_seats: list[str]) -> list
     assert row is not None
     if row.status in ("invited", "declined"):
         return []
-    _, events = await full_replay(core.store, row)
     actions = await core.store.actions(row.id, row.branch)
+    events = await logged_events(core, row, actions)
     secrets = {s.seq: s for s in await core.store.secrets(row.id, row.branch)}
     out: list[list[str]] = []
     for a, evs in zip(actions, events, strict=True):
@@ -412,6 +413,15 @@ async def log_entries(core: Core, game_id: int, viewer_seats: list[str]) -> list
         entry += [f"    {e.text}" for e in evs if e.public or any(s in viewer_seats for s in e.to)]
         out.append(entry)
     return out
+
+
+async def logged_events(core: Core, row: GameRow, actions: list) -> list[list[Event]]:
+    """What each action said: as kept when it was committed (a query), or, for a log written
+    before the lines were kept, from a replay (in a worker thread when long)."""
+    if all(a.events is not None for a in actions):
+        return [[Event(kind="logged", text=t, to=tuple(to)) for t, to in json.loads(a.events)] for a in actions]
+    _, events = await full_replay(core.store, row)
+    return events
 
 
 @command("game list")
@@ -494,9 +504,10 @@ async def build_record(core: Core, game_id: int, viewer_user: str | None = None)
     events: list[list] = [[] for _ in actions]
     outcome = None
     if row.status not in ("invited", "declined"):
-        state, events = await full_replay(core.store, row)
-        rules = registry.get(config.game)
-        out = rules.outcome(state)
+        events = await logged_events(core, row, actions)
+        live = core.live.get(row.id) or await load_live(core.store, row)
+        assert live.state is not None
+        out = live.rules.outcome(live.state)
         outcome = out.model_dump() if out else json.loads(row.settings).get("result")
     logged = []
     for a, evs in zip(actions, events, strict=True):

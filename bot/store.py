@@ -63,6 +63,8 @@ class ActionRow:
     dice_seq: int
     secret: bool
     created_at: str
+    events: str | None = None
+    """What the action said when it was committed: JSON ``[[text, [seats]], ...]`` (no seats: public)."""
 
 
 @dataclass(frozen=True)
@@ -275,13 +277,13 @@ class Store:
 
     async def append_action(
         self, game_id: int, branch: int, seq: int, *, seat: str, user: str, action: str, rolls: str,
-        dice_key: str, dice_seq: int, secret: bool, now: str,
+        dice_key: str, dice_seq: int, secret: bool, now: str, events: str | None = None,
     ) -> None:
-        """Append one accepted action to a branch."""
+        """Append one accepted action to a branch (with the lines it said, when known)."""
         await self.db.execute(
             "INSERT INTO actions(game_id, branch, seq, seat, user, action, rolls, dice_key, dice_seq, secret,"
-            " created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            (game_id, branch, seq, seat, user, action, rolls, dice_key, dice_seq, int(secret), now),
+            " created_at, events) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            (game_id, branch, seq, seat, user, action, rolls, dice_key, dice_seq, int(secret), now, events),
         )
 
     async def actions(self, game_id: int, branch: int, upto: int | None = None,
@@ -298,7 +300,7 @@ class Store:
         async with self.db.execute(sql + " ORDER BY seq", params) as cur:
             return [
                 ActionRow(r["seq"], r["seat"], r["user"], r["action"], r["rolls"], r["dice_key"], r["dice_seq"],
-                          bool(r["secret"]), r["created_at"])
+                          bool(r["secret"]), r["created_at"], r["events"])
                 for r in await cur.fetchall()
             ]
 
@@ -313,7 +315,7 @@ class Store:
         ) as cur:
             return [
                 ActionRow(r["seq"], r["seat"], r["user"], r["action"], r["rolls"], r["dice_key"], r["dice_seq"],
-                          bool(r["secret"]), r["created_at"])
+                          bool(r["secret"]), r["created_at"], r["events"])
                 for r in await cur.fetchall()
             ]
 
@@ -328,8 +330,9 @@ class Store:
             (game_id, new, from_branch, at_seq, dice_key, reason, now),
         )
         await self.db.execute(
-            "INSERT INTO actions(game_id, branch, seq, seat, user, action, rolls, dice_key, dice_seq, secret, created_at)"
-            " SELECT game_id, ?, seq, seat, user, action, rolls, dice_key, dice_seq, secret, created_at FROM actions"
+            "INSERT INTO actions(game_id, branch, seq, seat, user, action, rolls, dice_key, dice_seq, secret, created_at,"
+            " events) SELECT game_id, ?, seq, seat, user, action, rolls, dice_key, dice_seq, secret, created_at, events"
+            " FROM actions"
             " WHERE game_id = ? AND branch = ? AND seq <= ?",
             (new, game_id, from_branch, at_seq),
         )

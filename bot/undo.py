@@ -114,7 +114,8 @@ async def _commit(core: Core, g: Live, cmd: Command, last: ActionRow, action: Ac
     async with core.store.transaction():
         await core.store.append_action(
             g.id, g.row.branch, seq, seat=last.seat, user=cmd.user, action=undo_action.model_dump_json(),
-            rolls=dumps([]), dice_key=g.dice_key, dice_seq=seq, secret=False, now=now)
+            rolls=dumps([]), dice_key=g.dice_key, dice_seq=seq, secret=False, now=now,
+            events=dumps([[f"{last.seat} took back action #{last.seq}", []]]))
         if seq % SNAPSHOT_EVERY == 0:
             await core.store.put_snapshot(g.id, g.row.branch, seq, before.model_dump_json())
         old = (g.state, g.seq, g.row)

@@ -179,8 +179,14 @@ async def test_whole_log_work_of_a_long_game_runs_off_the_event_loop(core, monke
 
     monkeypatch.setattr(bot.live, "replay", recording)
     main = threading.current_thread().name
-    await core.handle_line("carol", "console:#t", f"/game log last:500 game:{gid}")
+    log = await core.handle_line("carol", "console:#t", f"/game log last:500 game:{gid}")
     await core.handle_line("carol", "console:#t", f"/game export game:{gid}")
+    assert where == []  # each action's lines were kept when it was committed: the log is a query
+    async with core.store.transaction():  # a log written before the lines were kept
+        await core.store.db.execute("UPDATE actions SET events = NULL WHERE game_id = ?", (gid,))
+    again = await core.handle_line("carol", "console:#t", f"/game log last:500 game:{gid}")
+    await core.handle_line("carol", "console:#t", f"/game export game:{gid}")
+    assert again[0].file_text == log[0].file_text  # the same lines, replayed
     assert len(where) == 2 and main not in where
     monkeypatch.setattr(boards, "_POOL", None)
     monkeypatch.setattr(boards, "_GIFS", type(boards._GIFS)())
