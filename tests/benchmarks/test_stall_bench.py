@@ -5,7 +5,6 @@ commands meanwhile answer within 50 ms at the 99th percentile."""
 from __future__ import annotations
 
 import asyncio
-import statistics
 import time
 
 from bot import boards

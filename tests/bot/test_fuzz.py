@@ -20,6 +20,13 @@ LIFECYCLE = ["/game board", "/game status", "/game log", "/game list", "/game he
              "/game new game:nosuch opponent:bob", "/game new", "/resolve dice", "/mod log",
              "/mod edit", "/mod edit op:remove reason:x", "/mod edit op:place unit:Z9 hex:9999 reason:y"]
 NOISE = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40)
+ODD_NUMBERS = st.one_of(
+    st.text(alphabet="²³¹١٢٣٤٥٦٧٨٩０１２３߀୧৩߃", min_size=1, max_size=6),  # digits Python's isdigit accepts
+    st.integers(10**12, 10**40).map(str), st.integers(-10**6, -1).map(str), st.just("1e9"), st.just(" 7 "),
+)
+NUMBER_LINES = ["/game status game:{n}", "/game log last:{n}", "/game board game:{n}", "/mod rollback to:{n}",
+                "/mod restore branch:{n}", "/game new game:toy opponent:dave clock:{n}h", "/game export game:{n}",
+                "/take n:{n}", "/mod pause game:{n}"]
 
 
 async def snapshot(core: Core, store: Store, gid: int):
@@ -36,7 +43,8 @@ async def snapshot(core: Core, store: Store, gid: int):
 
 def command_strategy(core: Core, gid: int, data: st.DataObject) -> tuple[str, str]:
     g = core.live.get(gid)
-    kind = data.draw(st.sampled_from(["legal", "legal", "legal", "mutated", "verb", "lifecycle", "noise"]))
+    kind = data.draw(st.sampled_from(["legal", "legal", "legal", "mutated", "verb", "lifecycle", "noise",
+                                      "number"]))
     user = data.draw(st.sampled_from(USERS))
     if g is not None and g.state is not None and kind in ("legal", "mutated"):
         prompts = g.pending()
@@ -63,6 +71,9 @@ def command_strategy(core: Core, gid: int, data: st.DataObject) -> tuple[str, st
         return user, f'/{verb} {arg}:"{val}"'
     if kind == "lifecycle":
         return user, data.draw(st.sampled_from(LIFECYCLE))
+    if kind == "number":  # non-ASCII digits, huge and negative values where a number is asked
+        line = data.draw(st.sampled_from(NUMBER_LINES))
+        return user, line.format(n=f'"{data.draw(ODD_NUMBERS)}"')
     return user, data.draw(NOISE)
 
 

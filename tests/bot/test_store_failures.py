@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bot.core import Core
 from bot.replay_tool import replay_record
@@ -196,3 +198,65 @@ def test_replay_refuses_a_huge_file_without_reading_it(tmp_path, capsys):
         f.truncate(65 * 1024 * 1024)  # a sparse file: nothing is written
     assert replay_record(path, tmp_path / "out") == 2
     assert "too large" in capsys.readouterr().out
+
+
+_RECORD: dict = {}
+
+
+def _a_record(tmp_path_factory) -> dict:  # noqa: ANN001
+    if not _RECORD:
+        import asyncio
+
+        _RECORD.update(asyncio.run(_record(tmp_path_factory.mktemp("rec"))))
+    return json.loads(json.dumps(_RECORD))
+
+
+MUTATIONS = st.sampled_from(["seq", "sides", "value", "dice_key", "drop", "duplicate", "swap", "events", "seat",
+                             "verb", "seed"])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_fuzzed_crafted_records_get_a_clear_answer(tmp_path_factory, data):
+    """Random damage to a real record: `hexhive replay` answers with problem lines and an exit status,
+    never a traceback or a hang; any damage to numbering, dice or rolls is found."""
+    import contextlib
+    import io
+
+    rec = _a_record(tmp_path_factory)
+    acts = rec["actions"]
+    kind = data.draw(MUTATIONS)
+    i = data.draw(st.integers(0, len(acts) - 1))
+    with_rolls = [a for a in acts if a["rolls"]]
+    if kind == "seq":
+        acts[i]["seq"] = data.draw(st.integers(-5, 10**6))
+    elif kind in ("sides", "value") and with_rolls:
+        r = data.draw(st.sampled_from(with_rolls))["rolls"][0]
+        r[kind] = data.draw(st.one_of(st.integers(-10, 2000), st.integers(10**20, 10**40)))
+    elif kind == "dice_key":
+        acts[i]["dice_key"] = data.draw(st.text(max_size=12))
+    elif kind == "drop":
+        acts.pop(i)
+    elif kind == "duplicate":
+        acts.insert(i, json.loads(json.dumps(acts[i])))
+    elif kind == "swap" and i + 1 < len(acts):
+        acts[i], acts[i + 1] = acts[i + 1], acts[i]
+    elif kind == "events":
+        acts[i]["events"] = [data.draw(st.text(max_size=30))]
+    elif kind == "seat":
+        acts[i]["seat"] = data.draw(st.sampled_from(["A", "B", "@moderator", "nobody"]))
+    elif kind == "verb":
+        acts[i]["action"] = {"verb": data.draw(st.text(max_size=10)), "args": {}}
+    elif kind == "seed":
+        rec["seed"] = data.draw(st.text(max_size=20))
+    path = tmp_path_factory.mktemp("crafted") / "r.json"
+    path.write_text(json.dumps(rec))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = replay_record(path, path.parent / "boards")
+    text = out.getvalue()
+    assert "Traceback" not in text and text.strip()
+    dropped_last = kind == "drop" and i == len(acts)  # an earlier record of the same game: nothing to find
+    if kind in ("seq", "drop", "duplicate", "dice_key", "seed") and json.dumps(rec) != json.dumps(_RECORD) \
+            and not dropped_last:
+        assert code != 0, (kind, text)
