@@ -50,7 +50,8 @@ async def board_views(core: Core, game_id: int, viewer: str | None) -> tuple[Vie
     return view, (view if viewer is None else rules.view(state, None))
 
 
-async def render_board_images(core: Core, game_id: int, viewer: str | None) -> Boards | None:
+async def render_board_images(core: Core, game_id: int, viewer: str | None, around: str | None = None
+                              ) -> Boards | None:
     """A board post's images: the focus view, the full map and their alt text, drawn in a worker
     thread. The framing and the alt text come from the spectator's view (nothing sealed steers them)."""
     views = await board_views(core, game_id, viewer)
@@ -59,11 +60,12 @@ async def render_board_images(core: Core, game_id: int, viewer: str | None) -> B
     from render import boards
 
     view, public = views
-    return await asyncio.to_thread(boards, view, public=public)
+    return await asyncio.to_thread(boards, view, public=public, around=around or None)
 
 
-def board_attachments(drawn: Boards | bytes | None) -> list[tuple[str, bytes, str]]:
-    """(file name suffix, PNG bytes, alt text) of each image of a board post, focus view first.
+def board_attachments(drawn: Boards | bytes | None, which: str = "") -> list[tuple[str, bytes, str]]:
+    """(file name suffix, PNG bytes, alt text) of each image of a board post, focus view first;
+    ``which`` = ``focus`` or ``full`` keeps only that one (``/game board view:``).
     Plain bytes (a renderer of the full map alone) are one image without alt text."""
     if drawn is None:
         return []
@@ -72,6 +74,10 @@ def board_attachments(drawn: Boards | bytes | None) -> list[tuple[str, bytes, st
     full_alt = ("Full map. " + drawn.alt)[:1024]
     if drawn.focus == drawn.full:
         return [("board.png", drawn.full, drawn.alt)]
+    if which == "focus":
+        return [("focus.png", drawn.focus, drawn.alt)]
+    if which == "full":
+        return [("board.png", drawn.full, full_alt)]
     return [("focus.png", drawn.focus, drawn.alt), ("board.png", drawn.full, full_alt)]
 
 

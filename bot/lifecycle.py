@@ -308,8 +308,24 @@ async def board(core: Core, cmd: Command) -> list[Reply]:
     if g.state is None:
         raise _refuse(f"game #{g.id} has not begun")
     seats = g.seats_of(cmd.user)
+    which = cmd.args.get("view", "").strip().lower()
+    if which not in ("", "focus", "full", "both"):
+        raise _refuse("view must be focus (the action, legible in the chat) or full (the whole map)")
+    around = cmd.args.get("around", "").strip()
+    if around:
+        game_map = g.rules.view(g.state, None).map
+        from engine.core.hexes import parse_ccrr
+        from engine.core.maps import load_map
+
+        try:
+            known = bool(game_map) and parse_ccrr(around) in load_map(game_map).hexes
+        except Exception:
+            known = False
+        if not known:
+            raise _refuse(f"around must be a hex of the map, written like 0507 (not '{around[:8]}')")
     return [Reply(to="private", user=cmd.user, place=cmd.place, game_id=g.id, seq=g.seq, board=True,
-                  viewer=seats[0] if seats else None, text=status_text(g, cmd.user))]
+                  viewer=seats[0] if seats else None, text=status_text(g, cmd.user),
+                  board_view="" if which == "both" else which, around=around)]
 
 
 @command("game replay")

@@ -53,6 +53,10 @@ class Reply(BaseModel):
     """The seat whose view the board shows (None: a spectator's)."""
     highlights: list[str] = Field(default_factory=list)
     """Hexes the board outlines as legal destinations (a private ``/game moves`` board)."""
+    board_view: str = ""
+    """Which images of the board: ``focus``, ``full``, or both (empty)."""
+    around: str = ""
+    """A hex the focus view is framed on, instead of this phase's action."""
     animation: bool = False
     """Attach an animated replay of the game so far (built from the log when posted)."""
     buttons: list[Button] = Field(default_factory=list)

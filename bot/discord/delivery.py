@@ -479,7 +479,7 @@ class Delivery:
         files = []
         note = ""
         if r.board and r.game_id is not None:
-            images = board_attachments(await self._board(r))
+            images = board_attachments(await self._board(r), r.board_view)
             if images and sum(len(b) for _, b, _ in images) <= UPLOAD_LIMIT:
                 files += [discord.File(io.BytesIO(b), filename=f"game-{r.game_id}-{name}", description=alt or None)
                           for name, b, alt in images]
@@ -508,6 +508,8 @@ class Delivery:
         try:
             if r.highlights:  # a private board of one unit's moves
                 return await render_board_png(self.core, r.game_id or 0, r.viewer, r.highlights)
+            if r.around:  # /game board around:HEX
+                return await render_board_images(self.core, r.game_id or 0, r.viewer, r.around)
             return await self.render(self.core, r.game_id or 0, r.viewer)
         except Exception:
             log.exception("board of game %s could not be drawn", r.game_id)
