@@ -425,8 +425,12 @@ class Core:
         replies: list[Reply] = []
         shown = await self._sealed_digest(g, seat, digest) if secret else ""
         if secret:  # the same string the thread shows when the choice is announced
-            replies.append(private(cmd.user, cmd.place, f"Your choice is sealed: {action.text()}. "
-                                   f"Commitment `{shown[:16]}`; it opens when every choice is in."))
+            ack = private(cmd.user, cmd.place, f"Your choice is sealed: {action.text()}. "
+                          f"Commitment `{shown[:16]}`; it opens when every choice is in.")
+            if any(h.kind.startswith("preview") for h in g.rules.view(state, seat).highlights):
+                # RULINGS Annihilator 4 and 11: the player sees the sealed order drawn on their own board.
+                ack = ack.model_copy(update={"board": True, "viewer": seat, "game_id": g.id, "seq": seq})
+            replies.append(ack)
         replies += self._event_replies(g, events, seq, shown)
         now = self.now()
         over = g.rules.outcome(state)

@@ -17,6 +17,7 @@ from render.style import (
     OTHER_ARROW,
     OTHER_HIGHLIGHT,
     RGB,
+    charge_colour,
     fit_font,
     font,
     shade,
@@ -52,7 +53,10 @@ def marker_name(kind: str) -> str:
 
 
 def highlight_style(kind: str) -> tuple[RGB, int, str]:
-    """(outline colour, fill alpha, outline style) of a highlight kind."""
+    """(outline colour, fill alpha, outline style) of a highlight kind (each charge of a preview its own colour)."""
+    charge = charge_colour(kind)
+    if charge is not None:
+        return charge, 70, "dotted"
     return HIGHLIGHTS.get(kind, OTHER_HIGHLIGHT)
 
 
@@ -256,7 +260,7 @@ def draw_marker(d: ImageDraw.ImageDraw, x: float, y: float, r: float, mv: Marker
                 stroke_fill=MARKERS["obstructed"],
             )
     else:
-        colour = MARKERS.get(kind, OTHER_MARKER)
+        colour = charge_colour(kind) or MARKERS.get(kind, OTHER_MARKER)
         _disc(d, x, y, r, colour, shade(colour, 0.45), text or marker_name(kind)[:1])
 
 
@@ -280,7 +284,7 @@ def marker_slots(n: int, size: float, crowded: bool) -> list[tuple[float, float,
 
 def draw_arrow(d: ImageDraw.ImageDraw, lay: Layout, src: Hex, dst: Hex, av: ArrowView) -> None:
     """A thick arrow from one hex towards another, its label in a pill halfway."""
-    colour = ARROWS.get(av.kind, OTHER_ARROW)
+    colour = charge_colour(av.kind) or ARROWS.get(av.kind, OTHER_ARROW)
     (x1, y1), (x2, y2) = lay.centre(src), lay.centre(dst)
     length = math.hypot(x2 - x1, y2 - y1)
     if length < 1:

@@ -67,6 +67,18 @@ ARROWS: dict[str, RGB] = {
 }
 OTHER_ARROW: RGB = (90, 60, 140)
 
+CHARGE_COLOURS: tuple[RGB, ...] = ((0, 150, 200), (200, 40, 160), (230, 120, 0), (40, 160, 60), (120, 70, 200))
+"""One colour per charge of a demolition preview (kinds ``preview-1``, ``preview-2`` ...), told apart
+also by the number each target hex's marker carries."""
+
+
+def charge_colour(kind: str) -> RGB | None:
+    """The colour of the n-th charge of a preview (``preview-n``), else None."""
+    head, _, n = kind.partition("-")
+    if head != "preview" or not n.isdigit() or int(n) < 1:
+        return None
+    return CHARGE_COLOURS[(int(n) - 1) % len(CHARGE_COLOURS)]
+
 
 def parse_colour(text: str, default: RGB = (200, 200, 200)) -> RGB:
     """An RGB triple from ``#rrggbb``, a side name or a CSS colour name; ``default`` otherwise."""
