@@ -10,19 +10,14 @@ from bot.clocks import ClockKeeper
 from bot.core import Core
 from bot.live import SNAPSHOT_EVERY, load_live
 from bot.store import Store
+from tests.support.table import open_toys, play_toy
 
 
 async def _long_game(core: Core, actions: int) -> int:
     r = await core.handle_line("alice", "console:#t", "/game new game:toy opponent:bob pile:20")
     gid = r[0].game_id
     await core.handle_line("bob", "console:#t", "/game accept")
-    while core.live[gid].seq < actions:
-        g = core.live[gid]
-        if g.state.step == "guess":
-            for u in ("alice", "bob"):
-                await core.handle_line(u, f"dm:{u}", f"/guess parity:odd game:{gid}")
-        else:
-            await core.handle_line(g.user_of(g.state.taker), "console:#t", f"/take n:1 game:{gid}")
+    await play_toy(core, gid, actions)
     return gid
 
 
@@ -79,11 +74,7 @@ async def test_start_up_answers_before_every_game_is_loaded(tmp_path):
     store = await Store.open(tmp_path / "many.db")
     try:
         core = Core(store)
-        ids = []
-        for n in range(12):
-            r = await core.handle_line(f"p{n}", f"console:#t{n}", f"/game new game:toy opponent:q{n}")
-            ids.append(r[0].game_id)
-            await core.handle_line(f"q{n}", f"console:#t{n}", "/game accept")
+        ids = await open_toys(core, 12)
         again = Core(store)
         await again.start(background=True)
         assert len(again.live) < 12 and again.game_ids() == sorted(ids), "start returns before the games are loaded"
@@ -107,9 +98,7 @@ async def test_db_check_works_through_many_games_in_worker_processes_with_progre
     store = await Store.open(tmp_path / "check.db")
     try:
         core = Core(store)
-        for n in range(31):
-            await core.handle_line(f"p{n}", f"console:#t{n}", f"/game new game:toy opponent:q{n} pile:20")
-            await core.handle_line(f"q{n}", f"console:#t{n}", "/game accept")
+        await open_toys(core, 31, "pile:20")
         gid = await _long_game(core, SNAPSHOT_EVERY + 2)
         c = sqlite3.connect(tmp_path / "check.db")
         c.execute("UPDATE snapshots SET state = replace(state, '\"pile\":', '\"pile\":1') WHERE game_id = ?", (gid,))

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from bot.core import Core
 from bot.replay_tool import replay_record
 from bot.store import Store, StoreError
+from tests.support.table import play_toy
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -93,13 +94,7 @@ async def _played(tmp_path) -> tuple[Path, int]:
         r = await core.handle_line("alice", "console:#t", "/game new game:toy opponent:bob pile:20")
         gid = r[0].game_id
         await core.handle_line("bob", "console:#t", "/game accept")
-        while core.live[gid].seq < 55:
-            g = core.live[gid]
-            if g.state.step == "guess":
-                for u in ("alice", "bob"):
-                    await core.handle_line(u, f"dm:{u}", f"/guess parity:odd game:{gid}")
-            else:
-                await core.handle_line(g.user_of(g.state.taker), "console:#t", f"/take n:1 game:{gid}")
+        await play_toy(core, gid, 55)
         assert await store.snapshots(gid, 1), "the game should be past its first snapshot"
     finally:
         await store.close()
