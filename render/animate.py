@@ -20,14 +20,14 @@ MIN_WIDTH = 160
 def by_turn(views: list[View]) -> list[View]:
     """One view per turn: the turn's last view, showing everything that happened in the turn (the
     moves, combats, losses and blasts of each of its phases, and their arrows and results)."""
-    from render.focus import QUIET
+    from render.focus import quiet
 
     out: list[View] = []
     turn: list[View] = []
     for v in views + [None]:  # type: ignore[list-item]
         if turn and (v is None or v.turn != turn[-1].turn):
             last = turn[-1]
-            lit = [h for t in turn for h in t.highlights if h.kind not in QUIET or t is last]
+            lit = [h for t in turn for h in t.highlights if not quiet(h.kind) or t is last]
             arrows = [a for t in turn for a in t.arrows]
             out.append(
                 last.model_copy(

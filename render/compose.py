@@ -108,11 +108,13 @@ def boards(
 def _public_part(view: View) -> View:
     """What of a player's view a spectator could also see, as far as the view tells: no private
     lines, no previews of sealed orders."""
-    from render.focus import QUIET
+    from render.focus import quiet
 
-    return view.model_copy(
-        update={"private": (), "highlights": tuple(h for h in view.highlights if h.kind not in QUIET)}
-    )
+    return view.model_copy(update={
+        "private": (), "highlights": tuple(h for h in view.highlights if not quiet(h.kind)),
+        "markers": tuple(m for m in view.markers if not quiet(m.kind)),
+        "arrows": tuple(a for a in view.arrows if not quiet(a.kind)),
+    })
 
 
 def prewarm(maps: list[str] | None = None) -> int:
@@ -404,12 +406,7 @@ def draw_pieces(
 ) -> None:
     """Highlights, markers, arrows, counters, hex numbers and combat labels, in that order, onto the map area."""
     lit = [(h, hv) for hv in view.highlights if (h := _parse(hv.hex, game_map)) is not None]
-    for h, hv in lit:
-        place_tint(img, lay, h, hv)
-    levels: dict[Hex, int] = defaultdict(int)
-    for h, hv in lit:
-        place_outline(img, lay, h, hv, levels[h])
-        levels[h] += 1
+    paint_highlights(img, lay, lit)
     markers: dict[Hex, list] = defaultdict(list)
     for mv in view.markers:
         h = _parse(mv.hex, game_map)
@@ -509,3 +506,13 @@ def card_image(view: View) -> Image.Image:
     panel_background(img, 0, TITLE_H, CARD_W - 1, img.height - 1)
     draw_blocks(d, img, blocks, PAD, TITLE_H + PAD, inner)
     return img
+
+
+def paint_highlights(img: Image.Image, lay: Layout, lit: list[tuple[Hex, HighlightView]]) -> None:
+    """Every highlight's tint first, then the outlines, a second one on a hex inside the first."""
+    for h, hv in lit:
+        place_tint(img, lay, h, hv)
+    levels: dict[Hex, int] = defaultdict(int)
+    for h, hv in lit:
+        place_outline(img, lay, h, hv, levels[h])
+        levels[h] += 1

@@ -32,8 +32,6 @@ from render.overlays import (
     draw_arrow,
     marker_kind,
     place_marker,
-    place_outline,
-    place_tint,
     result_labels,
 )
 from render.panel import PAD, text_lines, to_move
@@ -52,6 +50,12 @@ FOCUS_SIZES = (44, 38, 32, 27, 22)
 MAX_H = 640
 """The tallest map area of a focus view (px)."""
 QUIET = frozenset({"preview", "legal", "target"})
+
+
+def quiet(kind: str) -> bool:
+    """A highlight, marker or arrow that is no public action: a preview (each charge's own
+    ``preview-n`` too), legal moves, a charge's targets."""
+    return kind in QUIET or kind.split("-", 1)[0] in QUIET
 """Highlight kinds that show what may happen, not what happened: they never steer the framing."""
 HEADER_H = 46
 BOX = tuple[float, float, float, float]
@@ -112,10 +116,11 @@ def action_hexes(view: View, game_map: GameMap) -> set[Hex]:
     """The hexes of this phase's public action, else the counters of the side to move, else every counter."""
     out: set[Hex] = set()
     for hv in view.highlights:
-        if hv.kind not in QUIET:
+        if not quiet(hv.kind):
             out |= _hexes([hv.hex], game_map)
     for av in view.arrows:
-        out |= _hexes([av.src, av.dst], game_map)
+        if not quiet(av.kind):  # a sealed order's preview arrow never steers the frame
+            out |= _hexes([av.src, av.dst], game_map)
     if out:
         return out
     movers = set(view.active.split(" and ")) if view.active else set()
@@ -264,18 +269,13 @@ def _visible(region: frozenset[Hex], game_map: GameMap, lay: Layout, area: tuple
 def _pieces(
     out: Focus, view: View, game_map: GameMap, lay: Layout, shown: set[Hex], floor: int, whole: bool, mh: int
 ) -> None:
-    from render.compose import _parse, group_counters
+    from render.compose import _parse, group_counters, paint_highlights
 
     img = out.image
     d = ImageDraw.Draw(img, "RGBA")
     s = lay.size
     lit = [(h, hv) for hv in view.highlights if (h := _parse(hv.hex, game_map)) is not None and h in shown]
-    for h, hv in lit:
-        place_tint(img, lay, h, hv)
-    levels: dict[Hex, int] = defaultdict(int)
-    for h, hv in lit:
-        place_outline(img, lay, h, hv, levels[h])
-        levels[h] += 1
+    paint_highlights(img, lay, lit)
     arrows = [
         (a, b, av)
         for av in view.arrows
