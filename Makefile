@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench soak clean
+.PHONY: run test bench bench-ai soak clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -26,6 +26,11 @@ bench: $(STAMP)
 
 soak: $(STAMP)
 	ANNIHILATOR_PLAYOUTS=1000 $(BIN)/pytest tests/annihilator/test_playouts.py
+	AI_SOAK=1 $(BIN)/pytest tests/ai/test_soak.py -s -p no:randomly
+
+# The bot opponent's strength and decision times (docs/ai.md); AI_BENCH_GAMES=200 for the full series.
+bench-ai: $(STAMP)
+	AI_BENCH=1 $(BIN)/pytest tests/benchmarks/test_ai_bench.py -s -p no:randomly
 
 clean:
 	rm -rf $(VENV)

@@ -26,8 +26,12 @@ def game_ai(rules: GameRules) -> GameAI:
     """The game's ``GameAI`` (``engine/games/<package>/ai.py``), or the default one."""
     if rules.name in _AIS:
         return _AIS[rules.name]
-    package = type(rules).__module__.split(".")[2]
     ai: GameAI = DEFAULT
+    where = type(rules).__module__.split(".")
+    if where[:2] != ["engine", "games"] or len(where) < 3:
+        _AIS[rules.name] = ai  # a game from elsewhere (a test's toy game): the defaults
+        return ai
+    package = where[2]
     try:
         module = importlib.import_module(f"engine.games.{package}.ai")
     except ModuleNotFoundError as exc:

@@ -44,7 +44,7 @@ def test_easy_against_easy_reaches_a_natural_end(game: str, scenario: str, optio
 
 @pytest.mark.parametrize("game", ["oneworld", "toy"])
 def test_the_search_player_plays_a_whole_game_and_its_record_replays_exactly(game: str, monkeypatch) -> None:
-    monkeypatch.setitem(player.LEVELS, "normal", 6)
+    monkeypatch.setitem(player.LEVELS, "normal", 3)
     logs = []
     for _ in range(2):
         table = Table(game, dice_seed="rec")

@@ -358,7 +358,7 @@ def _best_plan(state: State, idx: Index, seat: str, pairs: list[Pair]) -> list[P
     plan = list(pairs)
     ok, value, faults = _plan_ok(state, idx, seat, plan)
     while not ok and plan:
-        trials = []
+        trials: list[tuple[bool, int, float, int, list[Pair]]] = []
         for p in plan:
             rest = [q for q in plan if q != p]
             r_ok, r_value, r_faults = _plan_ok(state, idx, seat, rest)
