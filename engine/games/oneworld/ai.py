@@ -53,11 +53,12 @@ def score(s: State, seat: str) -> float:
         kids = s.on_map(x)
         if not god or not kids:
             continue
-        ds = sorted(_dist(c.hex, god) for c in kids)[:4]
-        closeness = sum(1.0 / (1 + d) for d in ds)
+        ds = sorted(_dist(c.hex, god) for c in kids)
+        # the nearest Children threaten an accost (10.4); all of them should be on their way
+        closeness = 8.0 * sum(1.0 / (1 + d) for d in ds[:4]) - 0.5 * sum(ds) / len(ds) * min(len(ds), 13) / 13
         near += closeness if x == seat else -closeness
     dead = 1000.0 if s.lives.get(opp, 1) <= 0 else -1000.0 if s.lives.get(seat, 1) <= 0 else 0.0
-    return dead + 60.0 * lives + 6.0 * (alive[seat] - alive[opp]) + 8.0 * near
+    return dead + 60.0 * lives + 6.0 * (alive[seat] - alive[opp]) + near
 
 
 class OneWorldAI(GameAI):
