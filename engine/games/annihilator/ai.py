@@ -431,7 +431,7 @@ def marine_score(state: State) -> float:
 class AnnihilatorAI(GameAI):
     playout_depth = 10
     width = 6
-    node_cost = 5.0
+    node_cost = 3.0
 
     def evaluate(self, rules: GameRules, state: BaseModel, seat: str) -> float:
         s = cast(State, state)

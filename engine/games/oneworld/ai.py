@@ -42,6 +42,13 @@ def _dist(a: str, b: str) -> int:
     return distance(ha, hb)
 
 
+def _landing(rules: GameRules, s: State, seat: str, a: Action, kid: str, rng: Rng) -> str:
+    """Where a move given by direction (a Blade's line, 6.x) ends: tried on the position itself."""
+    new, _ = rules.replay_step(s, seat, a, RngDice(rng))
+    moved = cast(State, new).child(kid)
+    return moved.hex if moved is not None and moved.where == "map" else ""
+
+
 def score(s: State, seat: str) -> float:
     """The seat's standing in points (positive: ahead)."""
     opp = other(seat)
@@ -85,6 +92,8 @@ class OneWorldAI(GameAI):
             if a.verb == "move":
                 c = s.child(str(a.args["child"]))
                 to = str(a.args.get("to", ""))
+                if not to and c is not None:
+                    to = _landing(rules, s, seat, a, str(c.id), rng)
                 if c is not None and target and to and to != "chaos":
                     gains.append((_dist(c.hex, target) - _dist(to, target) + 0.01 * rng.random(), i, a))
                     continue
@@ -119,9 +128,7 @@ class OneWorldAI(GameAI):
                 continue
             to = str(a.args.get("to", ""))
             if not to:
-                new, _ = rules.replay_step(state, seat, a, RngDice(rng))
-                moved = cast(State, new).child(kid)
-                to = moved.hex if moved is not None and moved.where == "map" else ""
+                to = _landing(rules, s, seat, a, kid, rng)
             if not to or to == "chaos" or c is None or not target:
                 gain = -5.0
             else:
