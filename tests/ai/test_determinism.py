@@ -55,3 +55,19 @@ def test_an_unknown_level_or_no_decision_is_refused_politely() -> None:
         choose("chitin", t.information(other), "easy", 1)
     with pytest.raises(BadArguments, match="not oneworld"):
         choose("oneworld", t.information(seat), "easy", 1)
+
+
+def test_the_callers_deadline_stops_the_search_with_a_legal_move() -> None:
+    t = drive(Table("oneworld", dice_seed="det"), _moving)
+    seat = t.rules.pending_now(t.state)[0].seat
+    calls = []
+
+    def deadline() -> bool:
+        calls.append(1)
+        return len(calls) > 3
+
+    action, stats = decide("oneworld", t.information(seat), "hard", "s1", deadline)
+    assert stats["iterations"] == 3
+    assert action in t.rules.legal_now(t.state, seat)
+    action, stats = decide("oneworld", t.information(seat), "hard", "s1", lambda: True)
+    assert stats["iterations"] == 0 and action in t.rules.legal_now(t.state, seat)
