@@ -19,10 +19,6 @@ from engine.ai.rng import Rng, TapeDice
 from engine.core.protocol import GameRules
 
 
-class NoSample(Exception):
-    """No position agrees with what the seat has seen (the record and the rules disagree)."""
-
-
 @lru_cache(maxsize=8)
 def _load(game: str, checkpoint: str, rules: GameRules) -> BaseModel:
     return rules.state_model().model_validate_json(checkpoint)
@@ -77,7 +73,11 @@ def _certain_prefix(rules: GameRules, ai: GameAI, info: Information) -> tuple[Ba
 
 
 def determinize(rules: GameRules, ai: GameAI, info: Information, rng: Rng) -> BaseModel:
-    """One full position consistent with ``info``; raises ``NoSample`` if none is found."""
+    """One full position consistent with ``info``.
+
+    If the game's sampler finds no sealed run that matches the public events, a run of the
+    other seat's policy is used as it is (a sample wrong in a detail still lets the bot move).
+    """
     state, start = _certain_prefix(rules, ai, info)
     deferred: list[Sealed] = []
     for step in info.steps[start:]:
