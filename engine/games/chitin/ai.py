@@ -510,7 +510,7 @@ def chitin_score(state: State, seat: str) -> float:
 class ChitinAI(GameAI):
     playout_depth = 10
     width = 6
-    node_cost = 2.0
+    node_cost = 2.5
 
     def evaluate(self, rules: GameRules, state: BaseModel, seat: str) -> float:
         s = cast(State, state)
