@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test bench soak golden clean
+.PHONY: run test bench bench-ai soak golden clean
 
 $(RUN_STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -36,6 +36,11 @@ golden: $(DEV_STAMP)
 
 soak: $(DEV_STAMP)
 	ANNIHILATOR_PLAYOUTS=1000 $(BIN)/pytest tests/annihilator/test_playouts.py
+	AI_SOAK=1 $(BIN)/pytest tests/ai/test_soak.py -s -p no:randomly
+
+# The bot opponent's strength and decision times (docs/ai.md); AI_BENCH_GAMES=200 for the full series.
+bench-ai: $(DEV_STAMP)
+	AI_BENCH=1 $(BIN)/pytest tests/benchmarks/test_ai_bench.py -s -p no:randomly
 
 clean:
 	rm -rf $(VENV)

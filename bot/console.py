@@ -149,8 +149,10 @@ class Console:
             png = await render_board_png(self.core, r.game_id or 0, r.viewer, r.highlights)
             images = [("board.png", png, "")] if png is not None else []
         else:
-            args = (self.core, r.game_id or 0, r.viewer) + ((r.around,) if r.around else ())
-            images = board_attachments(await render_board_images(*args), r.board_view)
+            gid = r.game_id or 0
+            drawn = await (render_board_images(self.core, gid, r.viewer, r.around) if r.around
+                           else render_board_images(self.core, gid, r.viewer))
+            images = board_attachments(drawn, r.board_view)
         if not images:
             return
         self.boards += 1

@@ -1,0 +1,168 @@
+"""Information-set Monte Carlo tree search (single observer, open loop).
+
+Each iteration samples a full position from the seat's information (``determinize``), walks the
+one tree of action sequences, taking only the children that are legal in that sample (ISMCTS,
+Cowling, Powley and Whitehouse 2012), adds one node, plays the game's playout policy for a
+bounded number of actions, evaluates the position for the searching seat and backs the value
+up. Dice are drawn anew each iteration (the tree branches on actions only), so a node's value
+averages over the dice and over the hidden information.
+
+The tree branches at open prompts only; a secret prompt met inside the search is answered by
+the playout policy, which for both seats is blind to the other's sealed choice. A node considers
+at most ``width`` children, the first of the game's move ordering, widening progressively with
+its visits. The search stops after ``budget`` iterations or when ``deadline()`` says so; the
+deadline is the caller's (the engine reads no clock).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from pydantic import BaseModel
+
+from engine.ai.base import GameAI, terminal_value
+from engine.ai.determinize import determinize, has_hidden
+from engine.ai.info import Information
+from engine.ai.rng import Rng, RngDice
+from engine.core.protocol import Action, GameRules
+
+EXPLORE = 0.7
+_KEYS: dict[int, tuple[Action, tuple]] = {}
+
+
+def key_of(a: Action) -> tuple:
+    """``a.key()``, remembered by identity (games share their action objects between lists)."""
+    known = _KEYS.get(id(a))
+    if known is not None and known[0] is a:
+        return known[1]
+    if len(_KEYS) > 200_000:
+        _KEYS.clear()
+    k = a.key()
+    _KEYS[id(a)] = (a, k)
+    return k
+
+
+class Node:
+    """A node of the tree: the seat that chose the edge into it and its statistics."""
+
+    __slots__ = ("actor", "visits", "value", "children", "order", "avail")
+
+    def __init__(self, actor: str) -> None:
+        self.actor = actor
+        self.visits = 0
+        self.value = 0.0
+        self.children: dict[tuple, Node] = {}
+        self.order: list[tuple[tuple, Action]] | None = None
+        self.avail: dict[tuple, int] = {}
+        """How often each child was available (legal) when this node was visited (ISMCTS)."""
+
+
+def search(
+    rules: GameRules,
+    ai: GameAI,
+    info: Information,
+    legal: list[Action],
+    budget: int,
+    rng: Rng,
+    deadline: Callable[[], bool] | None = None,
+) -> tuple[Action, dict[str, object]]:
+    """The action the search prefers for ``info.seat``, and its statistics."""
+    seat = info.seat
+    root = Node(actor="")
+    fixed: BaseModel | None = None
+    if not has_hidden(rules, ai, info):
+        fixed = determinize(rules, ai, info, rng)
+    iterations = 0
+    for it in range(budget):
+        if deadline is not None and deadline():
+            break
+        r = rng.fork(it)
+        state = fixed if fixed is not None else determinize(rules, ai, info, r)
+        _iterate(rules, ai, root, state, seat, r)
+        iterations += 1
+    root_keys = {a.key(): a for a in legal}
+    best: Action | None = None
+    best_visits = -1
+    if root.order is not None:
+        for key, _ in root.order:
+            child = root.children.get(key)
+            if child is not None and key in root_keys and child.visits > best_visits:
+                best, best_visits = root_keys[key], child.visits
+    if best is None:
+        best = ai.order(rules, fixed if fixed is not None else determinize(rules, ai, info, rng.fork("x")),
+                        seat, legal, rng.fork("order"))[0]
+    stats = {
+        "iterations": iterations,
+        "children": {(a.text()): (c.visits, round(c.value / max(c.visits, 1), 3))
+                     for key, c in root.children.items() for a in [root_keys.get(key)] if a is not None},
+    }
+    return best, stats
+
+
+def _iterate(rules: GameRules, ai: GameAI, root: Node, state: BaseModel, seat: str, rng: Rng) -> None:
+    path = [root]
+    node = root
+    expanded = False
+    while True:
+        prompts = rules.pending_now(state)
+        if not prompts or any(p.secret for p in prompts):
+            break
+        actor = prompts[0].seat
+        legal = rules.legal_now(state, actor)
+        if not legal:
+            break
+        if node.order is None:
+            ordered = ai.order(rules, state, actor, legal, rng.fork("order"))[: ai.width]
+            node.order = [(key_of(a), a) for a in ordered]
+        keys = {key_of(a) for a in legal}
+        avail = [(k, a) for k, a in node.order if k in keys]
+        if not avail:
+            break
+        for k, _ in avail:
+            node.avail[k] = node.avail.get(k, 0) + 1
+        # progressive widening: 1 child, then more as the node is visited
+        allowed = max(1, min(len(avail), int(1 + math.sqrt(node.visits))))
+        choice: tuple[tuple, Action] | None = None
+        for k, a in avail[:allowed]:
+            if k not in node.children:
+                choice = (k, a)
+                break
+        if choice is not None:
+            child = Node(actor)
+            node.children[choice[0]] = child
+            expanded = True
+        else:
+            best_score = -1.0
+            for k, a in avail[:allowed]:
+                c = node.children[k]
+                mean = c.value / c.visits if c.visits else 0.5
+                score = mean + EXPLORE * math.sqrt(math.log(node.avail.get(k, 1) + 1) / (c.visits + 1))
+                if score > best_score:
+                    best_score, choice = score, (k, a)
+            assert choice is not None
+            child = node.children[choice[0]]
+        state, _ = rules.replay_step(state, actor, choice[1], RngDice(rng))
+        node = child
+        path.append(node)
+        if expanded:
+            break
+    value = _rollout(rules, ai, state, seat, rng)
+    for n in path:
+        n.visits += 1
+        n.value += value if n.actor == seat else 1.0 - value
+
+
+def _rollout(rules: GameRules, ai: GameAI, state: BaseModel, seat: str, rng: Rng) -> float:
+    for _ in range(ai.playout_depth):
+        prompts = rules.pending_now(state)
+        if not prompts:
+            out = rules.outcome(state)
+            return terminal_value(out.winner if out else None, seat)
+        p = prompts[0] if len(prompts) == 1 else prompts[rng.below(len(prompts))]
+        legal = rules.legal_now(state, p.seat)
+        if not legal:
+            break
+        a = ai.playout(rules, state, p.seat, legal, rng)
+        state, _ = rules.replay_step(state, p.seat, a, RngDice(rng))
+    return ai.evaluate(rules, state, seat)

@@ -1,0 +1,529 @@
+"""Annihilator for the bot opponent: evaluation, move ordering, playout policy, hidden charges.
+
+The playout policy (the ``easy`` level) is the purposeful greedy player that wrote the test
+scripts, moved here from tests/support/annihilator_policy.py:
+
+- Marines: every unit heads along the cheapest route for a firing spot, a hex from which a
+  pattern A charge reaches a brain core; Assault Squads keep with the Demolition Squads and
+  pick up the charges of a fallen one (8.5); charges are ordered where they are worth it (the
+  cores first; spare charges blast obstructed hexes on the way); units stay out of the pattern of
+  a charge about to go off, fight robots they can beat and attack them.
+- Annihilator: the default deployment; Security Robots close on the nearest Marines and gang up
+  on them (Demolition Squads first), keeping clear of the charges they know of (with hidden
+  charges, of the charge hex and the hexes around it); every attack is made; the Mind Weapon
+  strikes the most valuable Marines; Repairbots go to markers and repair.
+
+Evaluation (for the Marines; the Annihilator's is its complement): brain cores destroyed (10.0),
+charges still to set and charges set within reach of a standing core, the Marines' strength
+left against the robots', and how far the nearest Demolition Squad with a charge is from a
+firing spot. Move ordering puts the policy's action first, then the other actions of the same
+kind by the same measure.
+
+Hidden charges (option ``hidden_charges``, 8.1): the Annihilator sees a marker in each hex where a
+charge was set, never its pattern or facing. A determinization samples, for each marked hex, a
+charge order of a unit standing there (the policy's favourite half the time, else any legal one).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+from functools import cache
+from typing import cast
+
+from pydantic import BaseModel
+
+from engine.ai.base import GameAI, first_of, squash
+from engine.ai.info import Seen
+from engine.ai.rng import Rng, RngDice
+from engine.core.hexes import DIRECTION_NAMES, Hex, distance, neighbors
+from engine.core.protocol import Action, GameRules
+from engine.games.annihilator import data
+from engine.games.annihilator.board import Board, hex_type, move_cost
+from engine.games.annihilator.demolition import pattern_hexes
+from engine.games.annihilator.state import Charge, State, Unit
+
+MARINES, ROBOTS = data.MARINES, data.ANNIHILATOR
+INF = 1e9
+# Chance that a roll on an odds column gives D or X (CRT rows 1-6).
+P_HIT = {"clear": 1.0, "1-2": 3 / 6, "1-1": 4 / 6, "2-1": 5 / 6, "3-1": 1.0, "4-1": 1.0}
+CORE_VALUE = 100.0
+WORTH = 10.0  # the least expected value a charge must bring
+
+
+def _first(legal: list[Action], verb: str) -> Action | None:
+    return next((a for a in legal if a.verb == verb), None)
+
+
+# --- the map ---------------------------------------------------------------------------------
+
+
+def _num(h: Hex) -> str:
+    return data.hex_numbers()[h]
+
+
+def _hex(n: str) -> Hex:
+    return data.hexes_by_number()[n]
+
+
+@cache
+def _near(n: str) -> tuple[str, ...]:
+    nums = data.hex_numbers()
+    return tuple(nums[x] for x in neighbors(_hex(n)) if x in nums)
+
+
+def _field(state: State, human: bool, sources: dict[str, float], extra: dict[str, float] | None = None) -> dict[str, float]:
+    """Cheapest cost from every hex to the nearest source (sources carry a starting cost)."""
+    extra = extra or {}
+    best = dict(sources)
+    todo = [(c, n) for n, c in sources.items()]
+    heapq.heapify(todo)
+    while todo:
+        c, n = heapq.heappop(todo)
+        if c > best.get(n, INF):
+            continue
+        step_in = move_cost(state, human, n)  # moving from a neighbour into n costs n's entry
+        if step_in is None and n not in sources:
+            continue
+        for m in _near(n):
+            if move_cost(state, human, m) is None:
+                continue
+            nc = c + (step_in or 0.0) + extra.get(n, 0.0)
+            if nc < best.get(m, INF):
+                best[m] = nc
+                heapq.heappush(todo, (nc, m))
+    return best
+
+
+def _blast(charge: Charge) -> list[tuple[str, str]]:
+    """(hex, odds column) of each map hex a charge attacks."""
+    nums = data.hex_numbers()
+    return [(nums[h], col) for _, h, col in pattern_hexes(charge.pattern, _hex(charge.at), charge.facing) if h in nums]
+
+
+def _danger(state: State, known: bool) -> set[str]:
+    """Hexes a charge set (or ordered) may hit; ``known``: the patterns are known, else the charge hex and round it."""
+    out: set[str] = set()
+    for c in state.charges + state.orders:
+        if known:
+            out.update(h for h, _ in _blast(c))
+        else:
+            out.add(c.at)
+            out.update(_near(c.at))
+    return out
+
+
+# --- Marines ---------------------------------------------------------------------------------
+
+
+def _core_hits(state: State, charge: Charge) -> list[tuple[str, float]]:
+    """Brain cores still standing that a charge attacks, with the chance of destroying each."""
+    alive = set(data.core_hexes()) - set(state.destroyed)
+    return [(h, P_HIT[col]) for h, col in _blast(charge) if h in alive]
+
+
+_SPOTS: dict[tuple[object, ...], dict[str, float]] = {}
+
+
+def _spots(state: State) -> dict[str, float]:
+    """``_find_spots``, remembered for the terrain and the cores standing (they rarely change)."""
+    key = (tuple(sorted(state.destroyed)), tuple(sorted(state.markers.items())))
+    found = _SPOTS.get(key)
+    if found is None:
+        if len(_SPOTS) > 256:
+            _SPOTS.clear()
+        found = _SPOTS[key] = _find_spots(state)
+    return found
+
+
+def _find_spots(state: State) -> dict[str, float]:
+    """Firing spots: hexes a human may stand in whence a pattern A charge hits a standing core; both cores: better."""
+    out: dict[str, float] = {}
+    alive = set(data.core_hexes()) - set(state.destroyed)
+    if not alive:
+        return out
+    for n in data.hexes_by_number():
+        if move_cost(state, True, n) is None or hex_type(state, n) == "autodefend":
+            continue
+        if min(distance(_hex(n), _hex(c)) for c in alive) > 3:
+            continue
+        for f in range(6):
+            hits = _core_hits(state, Charge(unit="", pattern="A", at=n, facing=f, turn=0))
+            if hits:
+                bonus = -3.0 * (len(hits) - 1)
+                out[n] = min(out.get(n, INF), bonus)
+    return out
+
+
+def _marine_extra(state: State) -> dict[str, float]:
+    """Extra cost of passing through a hex: auto-defend fire, robots in the way."""
+    extra: dict[str, float] = {}
+    for n in data.hexes_by_number():
+        if hex_type(state, n) == "autodefend":
+            extra[n] = 6.0
+    for u in state.side_units(ROBOTS):
+        if u.hex:
+            extra[u.hex] = extra.get(u.hex, 0.0) + 1.0
+    return extra
+
+
+def _marine_move(state: State, legal: list[Action]) -> Action | None:
+    """The move or advance that brings a unit most towards its firing spot; None: nothing worth it."""
+    field = _field(state, True, _spots(state), _marine_extra(state))
+    danger = _danger(state, True)
+    board = Board(state)
+    demo_hexes = {u.hex for u in state.side_units(MARINES) if u.kind == "demolition" and u.hex}
+    robots: dict[str, int] = {}
+    for u in state.side_units(ROBOTS):
+        if u.hex:
+            robots[u.hex] = robots.get(u.hex, 0) + u.utype.defence
+    mine: dict[str, int] = {}
+    for u in state.side_units(MARINES):
+        if u.hex:
+            mine[u.hex] = mine.get(u.hex, 0) + u.utype.attack
+
+    def score(u: Unit, n: str, moving: bool) -> float:
+        s = field.get(n, 200.0)
+        if n in danger:
+            s += 500.0
+        if hex_type(state, n) == "autodefend":
+            s += 8.0
+        if u.kind == "assault" and u.charges == 0 and demo_hexes and n not in demo_hexes:
+            s += 1.5  # an escort without a charge keeps with a Demolition Squad
+        if u.kind == "assault" and n in state.caches:
+            s -= 4.0  # charges left by a fallen Demolition Squad (8.5)
+        if n in robots:
+            strength = mine.get(n, 0) + (u.utype.attack if moving else 0)
+            if strength < robots[n]:
+                s += 20.0  # too weak to fight them there
+            else:
+                s -= 6.0 if not moving else 2.0  # robots in reach of a good attack: fight them
+        return s
+
+    best, best_gain = None, 0.25
+    for a in legal:
+        if a.verb not in ("move", "advance"):
+            continue
+        u = state.unit(str(a.args["unit"]))
+        to = str(a.args["to"])
+        if to == u.hex:
+            continue
+        route = board.route(u, u.mp, to, only=state.fresh if a.verb == "advance" else None)
+        through = [n for n in route.path[:-1] if hex_type(state, n) == "autodefend"]
+        gain = score(u, u.hex, False) - score(u, to, True) - 8.0 * len(through)
+        if u.leave and u.hex == u.leave:
+            gain += 1000.0  # 8.1: it must leave the hex it set a charge in
+        if gain > best_gain:
+            best, best_gain = a, gain
+    return best
+
+
+def _charge(state: State, legal: list[Action]) -> Action | None:
+    """The most valuable charge order left, if it is worth a charge."""
+    survive: dict[str, float] = {h: 1.0 for h in data.core_hexes() if h not in state.destroyed}
+    for c in state.charges + state.orders:
+        for h, p in _core_hits(state, c):
+            survive[h] *= 1 - p
+    marines_at: dict[str, list[Unit]] = {}
+    for u in state.side_units(MARINES):
+        if u.hex:
+            marines_at.setdefault(u.hex, []).append(u)
+    robots_at: dict[str, int] = {}
+    for u in state.side_units(ROBOTS):
+        if u.hex:
+            robots_at[u.hex] = robots_at.get(u.hex, 0) + 1
+    spots = _spots(state)
+    extra = _marine_extra(state)
+    routes: dict[str, set[str]] = {}
+    best, best_value = None, WORTH
+    for a in legal:
+        if a.verb != "charge":
+            continue
+        u = state.unit(str(a.args["unit"]))
+        c = Charge(unit=u.id, pattern=str(a.args["pattern"]), at=u.hex,
+                   facing=DIRECTION_NAMES.index(str(a.args["facing"])), turn=state.turn)
+        value = 0.0
+        for h, p in _core_hits(state, c):
+            value += CORE_VALUE * survive[h] * p
+        cores = value > 0
+        path: set[str] = set()
+        if not cores:
+            if u.kind != "demolition" or u.charges < 2:
+                continue  # charges for passages only from a Demolition Squad's spares
+            if u.id not in routes:
+                routes[u.id] = _route_to(state, u.hex, spots, extra)
+            path = routes[u.id]
+        for h, col in _blast(c):
+            p = P_HIT[col]
+            for m in marines_at.get(h, []):
+                if m.id != u.id:
+                    value -= (60.0 if m.disrupted else 3.0) * p  # a disrupted unit could not get out in time
+            value += 2.0 * p * robots_at.get(h, 0)
+            if not cores and h in path and hex_type(state, h) == "obstructed":
+                value += 6.0 * p  # an obstructed hex on the way becomes a passage
+        if value > best_value:
+            best, best_value = a, value
+    return best
+
+
+def _route_to(state: State, start: str, spots: dict[str, float], extra: dict[str, float]) -> set[str]:
+    """Hexes on the cheapest route from ``start`` to a firing spot, counting obstructed hexes as if cleared."""
+    field = _field(state, True, spots, extra)
+    path: set[str] = set()
+    here = start
+    for _ in range(40):
+        if here in spots:
+            break
+        nxt = min(_near(here), key=lambda m: field.get(m, INF))
+        if field.get(nxt, INF) >= field.get(here, INF):
+            break
+        path.add(nxt)
+        here = nxt
+    return path
+
+
+# --- the Annihilator -------------------------------------------------------------------------
+
+
+_HUNT: dict[tuple[object, ...], dict[str, float]] = {}
+
+
+def _hunt_field(state: State, marine_hexes: dict[str, float]) -> dict[str, float]:
+    """The robots' distance field to the Marines, remembered while terrain and Marines stay put."""
+    key = (tuple(sorted(state.markers.items())), tuple(sorted(state.destroyed)), tuple(sorted(marine_hexes.items())))
+    found = _HUNT.get(key)
+    if found is None:
+        if len(_HUNT) > 256:
+            _HUNT.clear()
+        found = _HUNT[key] = _field(state, False, marine_hexes)
+    return found
+
+
+def _robot_move(state: State, legal: list[Action]) -> Action | None:
+    """Security Robots close on the Marines, Repairbots on the markers; nothing into a known blast."""
+    danger = _danger(state, not state.hidden_charges)
+    marine_hexes: dict[str, float] = {}
+    for u in state.side_units(MARINES):
+        if u.hex:
+            w = 0.0 if u.kind == "demolition" and u.charges else 1.0
+            marine_hexes[u.hex] = min(marine_hexes.get(u.hex, INF), w)
+    hunt = _hunt_field(state, marine_hexes) if marine_hexes else {}
+    near_marines = {m for h in marine_hexes for m in (h, *_near(h))}
+    fix: dict[str, dict[str, float]] = {}
+
+    def repair_field(u: Unit) -> dict[str, float]:
+        """Distances to the markers no other Repairbot stands on (one Repairbot a marker)."""
+        if u.id not in fix:
+            taken = {b.hex for b in state.side_units(ROBOTS) if b.kind == "repair" and b.id != u.id}
+            todo = {h: 0.0 for h in state.markers if h not in taken and h not in near_marines}
+            fix[u.id] = _field(state, False, todo) if todo else {}
+        return fix[u.id]
+
+    def score(u: Unit, n: str) -> float:
+        s = 0.0
+        if n in danger:
+            s += 500.0
+        if u.kind == "repair":
+            s += repair_field(u).get(n, 0.0)
+            if n in near_marines:
+                s += 50.0
+        else:
+            s += hunt.get(n, 60.0)
+        return s
+
+    best, best_gain = None, 0.2
+    for a in legal:
+        if a.verb not in ("move", "advance"):
+            continue
+        u = state.unit(str(a.args["unit"]))
+        to = str(a.args["to"])
+        if to == u.hex:
+            continue
+        gain = score(u, u.hex) - score(u, to)
+        if gain > best_gain:
+            best, best_gain = a, gain
+    return best
+
+
+def _mind(state: State, legal: list[Action]) -> Action | None:
+    """The Mind Weapon on the hex whose Marines matter most: charges carried, nearness to the cores."""
+    cores = [_hex(h) for h in data.core_hexes()]
+
+    def worth(a: Action) -> float:
+        h = str(a.args["at"])
+        units = [u for u in state.at(h) if u.human]
+        near = min(distance(_hex(h), c) for c in cores)
+        return sum(1 + u.charges for u in units) * (1 + 5 / (1 + near))
+
+    minds = [a for a in legal if a.verb == "mind"]
+    return max(minds, key=worth) if minds else None
+
+
+# --- the bot opponent's side -------------------------------------------------------------------
+
+
+def policy(state: State, seat: str, legal: list[Action]) -> Action:
+    """The greedy action to take now: always one of ``legal``."""
+    verbs = {a.verb for a in legal}
+    step = state.step
+    pick: Action | None = None
+    if step == "deploy":
+        pick = _first(legal, "autodeploy") or _first(legal, "ready")
+    elif step == "land":
+        pick = _first(legal, "land")
+    elif "recover" in verbs:
+        pick = _first(legal, "recover")  # 8.5: always worth the try
+    elif "charge" in verbs or step == "h_demo":
+        pick = _charge(state, legal)
+    elif "move" in verbs or "advance" in verbs:
+        pick = _marine_move(state, legal) if seat == MARINES else _robot_move(state, legal)
+    elif step == "a_combat":
+        pick = _first(legal, "attack") or _mind(state, legal)
+    elif step == "h_combat":
+        pick = _first(legal, "attack")
+    elif step == "a_repair":
+        pick = _first(legal, "repair")
+    return pick or _first(legal, "done") or legal[0]
+
+
+_HOME: dict[tuple[object, ...], dict[str, float]] = {}
+
+
+def _spot_field(state: State) -> dict[str, float]:
+    """Cost for a human unit from every hex to a firing spot (terrain only), remembered."""
+    key = (tuple(sorted(state.destroyed)), tuple(sorted(state.markers.items())))
+    found = _HOME.get(key)
+    if found is None:
+        if len(_HOME) > 256:
+            _HOME.clear()
+        spots = _spots(state)
+        found = _HOME[key] = _field(state, True, spots) if spots else {}
+    return found
+
+
+def marine_score(state: State) -> float:
+    """The Marines' standing in points (positive: ahead); the Annihilator's is its negative."""
+    cores = len(data.core_hexes())
+    destroyed = len(set(state.destroyed))
+    if destroyed >= cores:
+        return 1000.0
+    marines = state.side_units(MARINES)
+    if state.turn >= 1 and not marines:
+        return -1000.0
+    score = 120.0 * destroyed
+    survive = {h: 1.0 for h in data.core_hexes() if h not in state.destroyed}
+    for c in state.charges + state.orders:
+        for h, p in _core_hits(state, c):
+            survive[h] *= 1 - p
+    score += 80.0 * sum(1 - v for v in survive.values())
+    score += 6.0 * sum(u.charges for u in marines)
+    score += 2.0 * sum(u.utype.attack for u in marines if not u.disrupted)
+    score += 1.0 * sum(u.utype.attack for u in marines if u.disrupted)
+    score -= 1.2 * sum(u.utype.defence for u in state.side_units(ROBOTS) if u.hex)
+    field = _spot_field(state)
+    carriers = [u for u in marines if u.charges and u.hex]
+    if carriers and field:
+        near = sorted(field.get(u.hex, 60.0) for u in carriers)[:2]
+        score -= 1.5 * sum(near)
+    return score
+
+
+class AnnihilatorAI(GameAI):
+    playout_depth = 10
+    width = 6
+    node_cost = 3.0
+
+    def evaluate(self, rules: GameRules, state: BaseModel, seat: str) -> float:
+        s = cast(State, state)
+        if s.step == "over":
+            return 1.0 if s.winner == seat else 0.0 if s.winner else 0.5
+        v = squash(marine_score(s), 40.0)
+        return v if seat == MARINES else 1.0 - v
+
+    def playout(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action:
+        s = cast(State, state)
+        if rng.random() < 0.05 and s.step not in ("deploy", "h_demo"):
+            return rng.choice(legal)
+        return policy(s, seat, legal)
+
+    def order(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> list[Action]:
+        s = cast(State, state)
+        first = policy(s, seat, legal)
+        done = first_of(legal, "done")
+        rest = [a for a in legal if a is not first and a is not done]
+        if first.verb in ("move", "advance") and len(rest) > 1:
+            # other moves of the same unit, and other units' best moves, by their gain
+            scored = []
+            for a in rest:
+                if a.verb in ("move", "advance") and a.args.get("unit") != first.args.get("unit"):
+                    continue
+                trial, _ = rules.replay_step(s, seat, a, RngDice(rng))
+                scored.append((-self.evaluate(rules, trial, seat), rng.random(), a))
+            scored.sort(key=lambda t: (t[0], t[1]))
+            rest = [a for _, _, a in scored]
+        else:
+            rng.shuffle(rest)
+        out = [first] + ([done] if done is not None and done is not first else []) + rest
+        return out
+
+    def secret(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
+        """8.1: demolition orders by the policy (the charges worth most), a little varied by the seed."""
+        s = cast(State, state)
+        pick = policy(s, seat, legal)
+        if pick.verb == "charge" and rng.random() < 0.25:
+            # the same unit, another facing of the same pattern now and then: less predictable
+            same = [a for a in legal if a.verb == "charge" and a.args.get("unit") == pick.args.get("unit")
+                    and a.args.get("pattern") == pick.args.get("pattern")
+                    and _value(s, a) >= 0.8 * _value(s, pick)]
+            if same:
+                return rng.choice(same)
+        return pick
+
+    def certain(self, rules: GameRules, seat: str, seen: Sequence[Seen]) -> bool:
+        """A demolition phase with no order given (no public "committed" event): only /done was said."""
+        return not any(e.kind == "committed" for e in seen)
+
+    def sample_sealed(self, rules: GameRules, state: BaseModel, seat: str, seen: Sequence[Seen],
+                      rng: Rng) -> BaseModel | None:
+        """Demolition orders matching the charge markers the Annihilator saw (8.1, hidden charges)."""
+        s = cast(State, state)
+        if self.certain(rules, seat, seen):
+            done = first_of(rules.legal_now(s, seat), "done")
+            return rules.replay_step(s, seat, done, RngDice(rng))[0] if done is not None else None
+        marked = next((e.hexes for e in seen if e.kind == "charges"), None)
+        if marked is None:
+            return super().sample_sealed(rules, state, seat, seen, rng)
+        for _ in range(6):
+            trial: BaseModel = s
+            ok = True
+            for at in marked:
+                legal = [a for a in rules.legal_now(trial, seat) if a.verb == "charge"
+                         and cast(State, trial).unit(str(a.args["unit"])).hex == at]
+                if not legal:
+                    ok = False
+                    break
+                if rng.random() < 0.5:
+                    a = max(legal, key=lambda x: (_value(cast(State, trial), x), -legal.index(x)))
+                else:
+                    a = rng.choice(legal)
+                trial, _ = rules.replay_step(trial, seat, a, RngDice(rng))
+            done = first_of(rules.legal_now(trial, seat), "done") if ok else None
+            if done is not None:
+                trial, _ = rules.replay_step(trial, seat, done, RngDice(rng))
+                return trial
+        return None
+
+
+def _value(state: State, a: Action) -> float:
+    """What a charge order is worth to the Marines: cores it may destroy, robots, own units hit."""
+    u = state.unit(str(a.args["unit"]))
+    c = Charge(unit=u.id, pattern=str(a.args["pattern"]), at=u.hex,
+               facing=DIRECTION_NAMES.index(str(a.args["facing"])), turn=state.turn)
+    value = sum(CORE_VALUE * p for _, p in _core_hits(state, c))
+    for h, col in _blast(c):
+        for m in state.at(h):
+            value += (-3.0 if m.human else 2.0) * P_HIT[col]
+    return value
+
+
+GAME_AI = AnnihilatorAI()

@@ -1,0 +1,560 @@
+"""Chitin: I for the bot opponent: evaluation, move ordering, playout policy, army selection.
+
+The playout policy (the ``easy`` level) is the purposeful greedy player that wrote the test
+scripts, moved here from tests/support/chitin_policy.py:
+
+- force selection: an army within the scenario's points (3.03), then /ready;
+- first move: the high roller takes the first move, the other player the north end;
+- movement: Workers head for the nearest free Harvest Chit (one Worker a chit, the chits of the
+  setup first), pick it up by ending on it, and carry it to their own end and off the map,
+  going round enemy zones of control and keeping clear of enemy fighters; warriors close on
+  the nearest enemy stack and face it (charging when they may); Basics follow the warriors'
+  megahex so that they stay under command control; Plunge units fly at the enemy; overruns
+  are always taken;
+- attacks: the whole plan is chosen at once, and the engine's own check says it stands:
+  every obligation of 7.02, 7.03, 8.014 and 8.021 met, nothing worse than 1-5, the best odds
+  otherwise;
+- combat results: losses fall on the weakest unit (a chit carrier last), enemy stacks retreat
+  away from their own end, winners advance to face an enemy when they can.
+
+Evaluation (for a seat): Harvest Chits carried off (the victory condition, 4.01-4.04; in the
+advanced scenarios their point values, 4.02), chits carried and how far their carriers still have
+to go, combat strength left on each side, and Workers left. Move ordering: the policy's action
+first, then the other moves of the same counter by the evaluation of the position after each.
+
+Army selection (3.03, secret): one of a few armies within the scenario's points, the standard one
+or a variant with one counter swapped for another of the same size, drawn with the seeded
+generator at the first pick and kept to (each later pick takes the army that still fits what has
+been picked). The other player's picks are sealed and play no part.
+"""
+
+from __future__ import annotations
+
+import heapq
+from functools import cache
+from typing import cast
+
+from pydantic import BaseModel
+
+from engine.ai.base import GameAI, first_of, squash
+from engine.ai.rng import Rng, RngDice
+from engine.core.hexes import Hex, direction, distance
+from engine.core.protocol import Action, GameRules
+from engine.games.chitin import flow
+from engine.games.chitin.board import DIRS, Index, T, geo, in_front, is_combat, role, strength
+from engine.games.chitin.combat import battle_odds, battles, enemies_in_front, unmet
+from engine.games.chitin.state import Counter, Pair, State
+
+# Armies for the scenarios where players choose (rule 3.03); each spends exactly the scenario's points.
+ARMIES: dict[str, list[str]] = {
+    "basic": ["GT3", "GT3", "PX3", "TR3", "LR3", "PX1"],  # 48
+    "small": ["B", "B", "B", "GT3", "GT3", "PX3", "TR3", "LR1", "PL2"],  # 48, Plunge 4
+    "intermediate": ["B", "B", "B", "B", "GT3", "GT3", "PX3", "PX3", "TR3", "LR2", "PL2"],  # 60, Plunge 4
+    "advanced": ["B"] * 6 + ["GT3", "GT3", "GT3", "PX3", "PX3", "TR3", "LR3", "LR1", "PL2"],  # 78, Plunge 4
+}
+
+CENTRE = "0811"
+# The attack plan chosen for an attack phase, by turn, seat and where the counters stand.
+_PLANS: dict[tuple[object, ...], list[Pair]] = {}
+
+
+# -- static distances ----------------------------------------------------------------------
+
+
+@cache
+def _to_target(code: str, target: str) -> dict[Hex, int]:
+    """Cost for a counter of type ``code`` to walk from every hex to ``target``, ignoring units."""
+    g = geo()
+    cost = g.terrain_cost(code)
+    start = g.hex_of[target]
+    best = {start: 0}
+    todo = [(0, start)]
+    while todo:
+        d, h = heapq.heappop(todo)
+        if d > best[h]:
+            continue
+        for n in g.nbrs[h]:
+            nd = d + cost[h]  # stepping from n into h
+            if nd < best.get(n, 1 << 30):
+                best[n] = nd
+                heapq.heappush(todo, (nd, n))
+    return best
+
+
+@cache
+def _to_end(code: str, end: str) -> dict[Hex, int]:
+    """Cost for a counter of type ``code`` to leave the map by ``end`` from every hex."""
+    g = geo()
+    cost = g.terrain_cost(code)
+    best = {h: 1 for h in g.edge[end]}
+    todo = [(1, h) for h in g.edge[end]]
+    heapq.heapify(todo)
+    while todo:
+        d, h = heapq.heappop(todo)
+        if d > best[h]:
+            continue
+        for n in g.nbrs[h]:
+            nd = d + cost[h]
+            if nd < best.get(n, 1 << 30):
+                best[n] = nd
+                heapq.heappush(todo, (nd, n))
+    return best
+
+
+def _walk(sources: dict[Hex, int], cost: dict[Hex, int], blocked: set[Hex]) -> dict[Hex, int]:
+    """Cheapest cost from every hex to one of ``sources`` (each with its own starting cost), avoiding ``blocked``."""
+    g = geo()
+    best = {h: v for h, v in sources.items() if h not in blocked}
+    todo = [(v, h) for h, v in best.items()]
+    heapq.heapify(todo)
+    while todo:
+        d, h = heapq.heappop(todo)
+        if d > best[h]:
+            continue
+        for n in g.nbrs[h]:
+            if n in blocked:
+                continue
+            nd = d + cost[h]
+            if nd < best.get(n, 1 << 30):
+                best[n] = nd
+                heapq.heappush(todo, (nd, n))
+    return best
+
+
+def _from_reserve(table: dict[Hex, int], end: str, code: str) -> int:
+    """What a table's distance is for a counter still beyond its end (6.01)."""
+    cost = geo().terrain_cost(code)
+    return min(table[h] + cost[h] for h in geo().edge[end])
+
+
+# -- the policy ----------------------------------------------------------------------------
+
+
+def policy(state: State, seat: str, legal: list[Action]) -> Action:
+    """One legal action for ``seat``."""
+    if state.step == "forces":
+        return _forces(state, seat, legal)
+    if state.step in ("order", "order2"):
+        for pick in ("first", "north", "south"):
+            for a in legal:
+                if a.args.get("pick") == pick:
+                    return a
+    if state.step == "move":
+        return _move(state, seat, legal)
+    if state.step == "face":
+        return _face(state, seat, legal)
+    if state.step == "attack":
+        return _attack(state, seat, legal)
+    if state.step == "combat":
+        return _combat(state, seat, legal)
+    return legal[0]
+
+
+def _forces(state: State, seat: str, legal: list[Action]) -> Action:
+    want = list(ARMIES.get(state.scenario, []))
+    for kind in state.picks.get(seat, []):
+        if kind in want:
+            want.remove(kind)
+    for kind in want:
+        for a in legal:
+            if a.verb == "pick" and a.args.get("kind") == kind:
+                return a
+    return next(a for a in legal if a.verb == "ready")
+
+
+def _enemy(state: State, seat: str) -> str:
+    return next(s for s in state.ends if s != seat)
+
+
+def _enemy_stacks(idx: Index, seat: str) -> list[Hex]:
+    return [h for h, st in idx.ground.items() if st[0].side != seat]
+
+
+def _chit_hexes(state: State) -> set[str]:
+    return {ch.hex for ch in state.chits.values() if ch.hex and not ch.carriers and not ch.off_by}
+
+
+def _claims(state: State, idx: Index, seat: str) -> dict[str, str]:
+    """Which of ``seat``'s free Workers goes for which free chit: the nearest pairs first."""
+    end = state.ends[seat]
+    enemy_hexes = {T(h) for h in _enemy_stacks(idx, seat)}
+    chits = [ch for ch in state.chits.values() if ch.hex and not ch.carriers and not ch.off_by and ch.hex not in enemy_hexes]
+    workers = [
+        c for c in state.mine(seat)
+        if c.type == "W" and not c.chit and (c.where == "map" or (c.where == "reserve" and c.ready_turn <= state.turn))
+    ]
+    pairs = []
+    for c in workers:
+        for ch in chits:
+            table = _to_target("W", ch.hex)
+            d = table[geo().hex_of[c.hex]] if c.where == "map" else _from_reserve(table, end, "W") + 2
+            # the original chits end the game: take them first
+            pairs.append((d + (0 if ch.original else 8), c.id, ch.hex))
+    pairs.sort()
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for _, wid, hx in pairs:
+        if wid not in out and hx not in taken:
+            out[wid] = hx
+            taken.add(hx)
+    return out
+
+
+def _move(state: State, seat: str, legal: list[Action]) -> Action:
+    g = geo()
+    idx = Index(state)
+    overruns = [a for a in legal if a.verb == "overrun"]
+    if overruns:
+        return overruns[0]
+    singles: dict[str, list[Action]] = {}
+    for a in legal:
+        if a.verb in ("move", "charge") and "+" not in str(a.args["stack"]):
+            singles.setdefault(str(a.args["stack"]), []).append(a)
+        elif a.verb == "fly":
+            singles.setdefault(str(a.args["unit"]), []).append(a)
+    claims = _claims(state, idx, seat)
+    enemies = _enemy_stacks(idx, seat)
+    chit_hexes = _chit_hexes(state)
+    end = state.ends[seat]
+
+    fighters = [h for h, st in idx.ground.items() if st[0].side != seat and any(is_combat(x) for x in st)]
+
+    # Where a lone Worker may walk now: not through enemy stacks, nor into their zone of control
+    # unless friendly fighters stand there (6.082).
+    friendly = {h for h, st in idx.ground.items() if st[0].side == seat and any(is_combat(x) for x in st)}
+    blocked = set(_enemy_stacks(idx, seat)) | (set(idx.zoc(_enemy(state, seat))) - friendly)
+    w_cost = g.terrain_cost("W")
+    home = _walk({h: 1 for h in g.edge[end]}, w_cost, blocked)
+    walks: dict[str, dict[Hex, int]] = {}
+
+    def worker_left(table: dict[Hex, int], live: dict[Hex, int], to: str) -> float:
+        """The way still to go from ``to``: by the open path when there is one, else a detour penalty."""
+        here = g.hex_of[to]
+        return float(live[here]) if here in live else float(table[here]) + 30
+
+    def danger(to: str) -> float:
+        """A Worker ending its move next to enemy fighters is likely to die there."""
+        here = g.hex_of[to]
+        return 4.0 * sum(1 for e in fighters if distance(here, e) <= 1)
+
+    def score(c: Counter, to: str, verb: str) -> float:
+        """Lower is better; ``to`` may be the counter's own hex (staying)."""
+        if c.type == "W":
+            if c.chit:
+                if to == "off":
+                    return -100.0
+                return worker_left(_to_end("W", end), home, to) + danger(to)
+            target = claims.get(c.id)
+            if to == "off":
+                return 1000.0
+            if target is None:
+                return 0.0 if to == "" else 1.0  # a spare Worker waits
+            table = _to_target("W", target)
+            if not to:
+                return float(_from_reserve(table, end, "W") + 2)
+            if target not in walks:
+                walks[target] = _walk({g.hex_of[target]: 0}, w_cost, blocked - {g.hex_of[target]})
+            return worker_left(table, walks[target], to) + danger(to)
+        if to == "off":
+            return 1000.0
+        if c.type == "B":
+            warriors = [x for x in state.mine(seat) if role(x) == "warrior" and x.where == "map"]
+            if not warriors:
+                return 0.0 if to == "" else 1.0
+            here = g.hex_of[to] if to else None
+            if here is None:
+                return 50.0
+            mega = g.mega[here]
+            near = sum(1 for x in warriors if g.mega[g.hex_of[x.hex]] == mega)
+            spread = min(distance(here, g.hex_of[x.hex]) for x in warriors)
+            return -10.0 * near + spread + (3 if to in chit_hexes else 0)
+        if not to:
+            return 100.0
+        here = g.hex_of[to]
+        if c.type == "PL":
+            if not enemies:
+                return float(distance(here, g.hex_of[CENTRE]))
+            return float(min(distance(here, e) for e in enemies))
+        target_hexes = enemies or [g.hex_of[CENTRE]]
+        d = min(distance(here, e) for e in target_hexes)
+        if not enemies:
+            d = max(d, 2)
+        bonus = -0.5 if verb == "charge" else 0.0
+        return d + (3 if to in chit_hexes else 0) + bonus
+
+    # Chit carriers first, then the fighters, then the Basics, then the Workers going for chits.
+    def order(cid: str) -> tuple[int, int]:
+        c = state.counters[cid]
+        rank = 0 if c.chit else 1 if role(c) in ("warrior", "air") else 2 if c.type == "B" else 3
+        return rank, int(cid[1:])
+
+    for cid in sorted(singles, key=order):
+        c = state.counters[cid]
+        stay = score(c, c.hex if c.where == "map" else "", "stay")
+        best, best_score = None, stay - 0.5
+        for a in singles[cid]:
+            sc = score(c, str(a.args["to"]), a.verb)
+            if sc < best_score:
+                best, best_score = a, sc
+        if best is not None:
+            return best
+    # A fighting stack next to an enemy it does not face turns in place.
+    for a in legal:
+        if a.verb == "face":
+            h = g.hex_of[str(a.args["stack"])]
+            mine = idx.stack(h, seat)
+            if mine and any(is_combat(x) for x in mine) and not enemies_in_front(idx, seat, h):
+                d = DIRS.index(str(a.args["dir"]))
+                if any(in_front(h, d, n) and idx.side_at(n) not in (None, seat) for n in g.nbrs[h]):
+                    return a
+    return next(a for a in legal if a.verb == "done")
+
+
+def _face(state: State, seat: str, legal: list[Action]) -> Action:
+    """Face the most enemy stacks, else the nearest enemy, else the enemy's end."""
+    g = geo()
+    idx = Index(state)
+    h = g.hex_of[state.face_hex]
+    enemies = _enemy_stacks(idx, seat)
+    towards = "S" if state.ends[seat] == "north" else "N"
+
+    def key(a: Action) -> tuple[int, int, int]:
+        d = DIRS.index(str(a.args["dir"]))
+        front = sum(1 for n in g.nbrs[h] if in_front(h, d, n) and idx.side_at(n) not in (None, seat))
+        step = h + direction(d)
+        near = min((distance(step, e) for e in enemies), default=0)
+        return -front, near, 0 if a.args["dir"] == towards else 1
+
+    return min(legal, key=key)
+
+
+def _plan_ok(state: State, idx: Index, seat: str, plan: list[Pair]) -> tuple[bool, float, int]:
+    """Whether a whole attack plan stands (7.02, 7.03, 7.06, 8.014, 8.021), how good it looks, its faults."""
+    trial = state.model_copy(update={"plan": plan})
+    faults = len(unmet(trial, idx, seat))
+    value = 0.0
+    for b in battles(trial, idx, seat):
+        lookup, _ = battle_odds(trial, idx, seat, b)
+        value += min(lookup.attack / max(lookup.defence, 1), 5.0) - 1.5
+    return faults == 0, value, faults
+
+
+def _best_plan(state: State, idx: Index, seat: str, pairs: list[Pair]) -> list[Pair]:
+    """The attack plan to declare: every obligation met, the best odds otherwise (small sets exhaustively)."""
+    if len(pairs) <= 9:
+        best: list[Pair] | None = None
+        best_value = -1e9
+        for mask in range(1 << len(pairs)):
+            plan = [p for i, p in enumerate(pairs) if mask >> i & 1]
+            flyers = [p.by for p in plan if p.by in state.counters]
+            if len(flyers) != len(set(flyers)):
+                continue  # an air unit makes one attack
+            ok, value, _ = _plan_ok(state, idx, seat, plan)
+            if ok and value > best_value:
+                best, best_value = plan, value
+        if best is not None:
+            return best
+    # Larger fronts: start from every attack and drop the one whose loss mends the most faults.
+    plan = list(pairs)
+    ok, value, faults = _plan_ok(state, idx, seat, plan)
+    while not ok and plan:
+        trials: list[tuple[bool, int, float, int, list[Pair]]] = []
+        for p in plan:
+            rest = [q for q in plan if q != p]
+            r_ok, r_value, r_faults = _plan_ok(state, idx, seat, rest)
+            trials.append((not r_ok, r_faults, -r_value, len(trials), rest))
+        trials.sort(key=lambda t: t[:4])
+        _, new_faults, _, _, rest = trials[0]
+        if new_faults > faults:
+            break
+        plan, faults = rest, new_faults
+        ok = trials[0][0] is False
+    return plan
+
+
+def _attack(state: State, seat: str, legal: list[Action]) -> Action:
+    idx = Index(state)
+    key = (state.turn, seat, tuple(sorted((c.id, c.where, c.hex, c.units, c.facing) for c in state.counters.values())))
+    target = _PLANS.get(key)
+    if target is None:
+        pairs = list(state.plan) + [Pair(by=str(a.args["by"]), on=str(a.args["on"])) for a in legal if a.verb == "attack"]
+        if len(pairs) > 9:
+            # a wide front: air units fight only the enemy air units
+            pairs = [p for p in pairs if p.by not in state.counters or p.on == "air"]
+        target = _best_plan(state, idx, seat, pairs)
+        _PLANS[key] = target
+        while len(_PLANS) > 16:
+            del _PLANS[next(iter(_PLANS))]
+    for a in legal:
+        if a.verb == "cancel" and Pair(by=str(a.args["by"]), on=str(a.args["on"])) not in target:
+            return a
+    for a in legal:
+        if a.verb == "attack" and Pair(by=str(a.args["by"]), on=str(a.args["on"])) in target:
+            return a
+    done = [a for a in legal if a.verb == "done"]
+    if done:
+        return done[0]
+    raise RuntimeError(f"no attack plan meets the obligations: {unmet(state, idx, seat)}")
+
+
+def _combat(state: State, seat: str, legal: list[Action]) -> Action:
+    g = geo()
+    t = state.queue[0]
+    if t.kind == "loss":
+        def cost(a: Action) -> tuple[int, int, int]:
+            c = state.counters[str(a.args["unit"])]
+            per = strength(c) // max(c.units, 1)
+            return (1 if c.chit else 0, 1 if c.type == "B" else 0, per)
+
+        return min(legal, key=cost)
+    if t.kind == "retreat":
+        owner = state.counters[t.units[0]].side
+        table = _to_end("W", state.ends[owner])
+        return max(legal, key=lambda a: (table[g.hex_of[str(a.args["to"])]], str(a.args["to"])))
+    if t.kind == "advance":
+        idx = Index(state)
+        chit_hexes = _chit_hexes(state)
+        for a in legal:
+            if a.verb == "advance" and str(a.args["to"]) not in chit_hexes:
+                h = g.hex_of[str(a.args["to"])]
+                d = DIRS.index(str(a.args["dir"]))
+                if any(in_front(h, d, n) and idx.side_at(n) not in (None, seat) for n in g.nbrs[h]):
+                    return a
+        done = [a for a in legal if a.verb == "done"]
+        if done:
+            return done[0]
+    if t.kind in ("defend", "press"):
+        for want in ("accept_and_counter", "accept"):
+            for a in legal:
+                if a.args.get("choice") == want:
+                    return a
+    return legal[0]
+
+
+# -- the bot opponent's side -------------------------------------------------------------------
+
+_SIZE3 = ("GT3", "PX3", "TR3", "LR3")
+
+
+def armies(state: State) -> list[list[str]]:
+    """The armies the bot may field in this scenario (3.03): the standard one and legal variants."""
+    base = ARMIES.get(state.scenario, [])
+    if not base:
+        return []
+    sc = flow.scenario(state)
+    kinds = set(flow.pick_kinds(state))
+    out = [sorted(base)]
+    for i, k in enumerate(base):
+        for alt in _SIZE3:
+            if k in _SIZE3 and alt != k and alt in kinds:
+                trial = sorted(base[:i] + [alt] + base[i + 1:])
+                total, plunge = flow.army_points(trial)
+                # RULINGS Chitin 11: an army is ready only when it spends exactly the scenario's points.
+                if total == sc.points and (not sc.plunge_limit or plunge <= sc.plunge_limit) and trial not in out:
+                    out.append(trial)
+    return out
+
+
+def _army_pick(state: State, seat: str, legal: list[Action], rng: Rng) -> Action:
+    """3.03: the next counter of an army that still fits the picks so far (drawn at the first pick)."""
+    picked = sorted(state.picks.get(seat, []))
+    fits = []
+    for army in armies(state):
+        left = list(army)
+        ok = True
+        for k in picked:
+            if k in left:
+                left.remove(k)
+            else:
+                ok = False
+                break
+        if ok:
+            fits.append(left)
+    if fits:
+        left = fits[rng.below(len(fits))]
+        for kind in sorted(left):
+            for a in legal:
+                if a.verb == "pick" and a.args.get("kind") == kind:
+                    return a
+    return _forces(state, seat, legal)
+
+
+def chitin_score(state: State, seat: str) -> float:
+    """``seat``'s standing in points (positive: ahead)."""
+    opp = next(s for s in flow.SEATS if s != seat)
+    if state.advanced:
+        got = {s: sum(ch.value for ch in state.chits.values() if ch.off_by == s) - 2 * state.lost.get(s, 0)
+               for s in (seat, opp)}
+        unit = 3.0
+    else:
+        got = {s: sum(1 for ch in state.chits.values() if ch.off_by == s) for s in (seat, opp)}
+        unit = 40.0
+    score = unit * (got[seat] - got[opp])
+    for s, sign in ((seat, 1.0), (opp, -1.0)):
+        end = state.ends.get(s, "")
+        part = 0.0
+        for c in state.counters.values():
+            if c.side != s or c.where == "dead" or c.where == "exited":
+                continue
+            if c.type == "W":
+                part += 3.0
+                if c.chit and c.where == "map" and end:
+                    value = state.chits[c.chit].value if state.advanced else 1
+                    dist = _to_end("W", end).get(geo().hex_of[c.hex], 30)
+                    part += (0.5 * unit * value if state.advanced else 0.5 * unit) * max(0.2, 1 - dist / 30)
+            else:
+                part += 1.5 * strength(c)
+        score += sign * part
+    return score
+
+
+class ChitinAI(GameAI):
+    playout_depth = 10
+    width = 6
+    node_cost = 2.5
+
+    def evaluate(self, rules: GameRules, state: BaseModel, seat: str) -> float:
+        s = cast(State, state)
+        if s.step == "over":
+            return 1.0 if s.winner == seat else 0.0 if s.winner else 0.5
+        if not s.ends:
+            return 0.5
+        return squash(chitin_score(s, seat), 30.0)
+
+    def playout(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action:
+        s = cast(State, state)
+        if s.step == "forces":
+            return _army_pick(s, seat, legal, rng)
+        if s.step in ("move", "face") and rng.random() < 0.03:
+            return rng.choice(legal)
+        return policy(s, seat, legal)
+
+    def secret(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
+        s = cast(State, state)
+        if s.step == "forces":
+            return _army_pick(s, seat, legal, rng)
+        return None
+
+    def order(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> list[Action]:
+        s = cast(State, state)
+        first = policy(s, seat, legal)
+        done = first_of(legal, "done")
+        rest = [a for a in legal if a is not first and a is not done]
+        if s.step == "move" and first.verb in ("move", "charge", "fly"):
+            who = first.args.get("stack", first.args.get("unit"))
+            same = [a for a in rest if a.args.get("stack", a.args.get("unit")) == who]
+            scored = []
+            for a in same[:24]:
+                trial, _ = rules.replay_step(s, seat, a, RngDice(rng))
+                scored.append((-self.evaluate(rules, trial, seat), rng.random(), a))
+            scored.sort(key=lambda t: (t[0], t[1]))
+            taken = {id(a) for a in same}
+            others = [a for a in rest if id(a) not in taken]
+            rng.shuffle(others)
+            rest = [a for _, _, a in scored] + others
+        else:
+            rng.shuffle(rest)
+        return [first] + ([done] if done is not None and done is not first else []) + rest
+
+
+GAME_AI = ChitinAI()

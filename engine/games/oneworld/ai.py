@@ -1,0 +1,188 @@
+"""OneWorld for the bot opponent: evaluation, move ordering, playout policy, aspect rounds.
+
+- Evaluation (for a seat): god lives first (11.2: the last life ends the game), then Children
+  still in play (on the map or in reserve), then how close the seat's Children stand to the
+  enemy god (an accost, 10.4, needs a Child in the god's hex) against how close the enemy's stand
+  to its own god; the difference is squashed to a value in (0, 1).
+- Playout policy: in movement a random Child still to move takes the move that brings it
+  nearest the enemy god (moves are tried on the position itself, so Blades' lines, faults and
+  stacking are the game's own); about one turn in eight ends early; combats are fought in order;
+  the set-up takes ``place_all``; inside playouts secret aspects are uniform (cheap), at the
+  bot's real decisions they come from the round's equilibrium (below).
+- Secret choices (8.2 combat rounds, 10.4 accosts): the round is a matrix game. Its payoff for
+  each pair of choices is the evaluation of the position after the round resolves (the game's own
+  ``resolve_round`` / accost resolution); the mixed strategy is its Nash equilibrium
+  (``engine.ai.matrix``), drawn with the seeded generator. The other seat's sealed choice is
+  never part of the position the matrix is built from: it is replaced by every possible value.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import cast
+
+from pydantic import BaseModel
+
+from engine.ai.base import GameAI, first_of, squash
+from engine.ai.matrix import sample, solve
+from engine.ai.rng import Rng, RngDice
+from engine.core.hexes import distance
+from engine.core.protocol import Action, GameRules
+from engine.games.oneworld import combat, gods
+from engine.games.oneworld.board import board
+from engine.games.oneworld.state import ASPECTS, State, fork, other
+
+
+@lru_cache(maxsize=4096)
+def _dist(a: str, b: str) -> int:
+    bd = board()
+    ha, hb = bd.parse(a), bd.parse(b)
+    if ha is None or hb is None:
+        return 30
+    return distance(ha, hb)
+
+
+def _landing(rules: GameRules, s: State, seat: str, a: Action, kid: str, rng: Rng) -> str:
+    """Where a move given by direction (a Blade's line, 6.x) ends: tried on the position itself."""
+    new, _ = rules.replay_step(s, seat, a, RngDice(rng))
+    moved = cast(State, new).child(kid)
+    return moved.hex if moved is not None and moved.where == "map" else ""
+
+
+def score(s: State, seat: str) -> float:
+    """The seat's standing in points (positive: ahead)."""
+    opp = other(seat)
+    lives = s.lives.get(seat, 0) - s.lives.get(opp, 0)
+    alive = {x: sum(1 for c in s.children if c.side == x and c.where in ("map", "reserve")) for x in (seat, opp)}
+    near = 0.0
+    for x, god_of in ((seat, opp), (opp, seat)):
+        god = s.god_hex.get(god_of, "")
+        kids = s.on_map(x)
+        if not god or not kids:
+            continue
+        ds = sorted(_dist(c.hex, god) for c in kids)
+        # the nearest Children threaten an accost (10.4); all of them should be on their way
+        closeness = 8.0 * sum(1.0 / (1 + d) for d in ds[:4]) - 0.5 * sum(ds) / len(ds) * min(len(ds), 13) / 13
+        near += closeness if x == seat else -closeness
+    dead = 1000.0 if s.lives.get(opp, 1) <= 0 else -1000.0 if s.lives.get(seat, 1) <= 0 else 0.0
+    return dead + 60.0 * lives + 6.0 * (alive[seat] - alive[opp]) + near
+
+
+class OneWorldAI(GameAI):
+    playout_depth = 6
+    width = 8
+    node_cost = 1.0
+
+    def evaluate(self, rules: GameRules, state: BaseModel, seat: str) -> float:
+        s = cast(State, state)
+        if s.step == "over":
+            return 1.0 if s.winner == seat else 0.0 if s.winner else 0.5
+        return squash(score(s, seat), 25.0)
+
+    def order(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> list[Action]:
+        s = cast(State, state)
+        if s.step != "move":
+            out = list(legal)
+            rng.shuffle(out)
+            pref = self.playout(rules, state, seat, legal, rng)
+            return [pref] + [a for a in out if a is not pref]
+        target = s.god_hex.get(other(seat), "")
+        gains: list[tuple[float, int, Action]] = []
+        for i, a in enumerate(legal):
+            if a.verb == "move":
+                c = s.child(str(a.args["child"]))
+                to = str(a.args.get("to", ""))
+                if not to and c is not None:
+                    to = _landing(rules, s, seat, a, str(c.id), rng)
+                if c is not None and target and to and to != "chaos":
+                    gains.append((_dist(c.hex, target) - _dist(to, target) + 0.01 * rng.random(), i, a))
+                    continue
+            if a.verb == "end":
+                gains.append((0.5, i, a))
+            else:
+                gains.append((0.0 + 0.01 * rng.random(), i, a))
+        gains.sort(key=lambda t: (-t[0], t[1]))
+        return [a for _, _, a in gains]
+
+    def playout(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action:
+        s = cast(State, state)
+        if s.step in ("combat", "accost_child", "accost_god"):
+            return rng.choice(legal)  # inside playouts: uniform (the equilibrium is for real rounds)
+        if s.step == "place":
+            return first_of(legal, "place_all") or first_of(legal, "done") or rng.choice(legal)
+        if s.step == "fight":
+            return legal[0]
+        if s.step != "move":
+            return rng.choice(legal)
+        end = first_of(legal, "end")
+        moves = [a for a in legal if a.verb == "move"]
+        if not moves or (end is not None and rng.random() < 0.12):
+            return end or rng.choice(legal)
+        kids = sorted({str(a.args["child"]) for a in moves})
+        kid = kids[rng.below(len(kids))]
+        target = s.god_hex.get(other(seat), "")
+        c = s.child(kid)
+        best, best_gain = None, -1e9
+        for a in moves:
+            if a.args["child"] != kid:
+                continue
+            to = str(a.args.get("to", ""))
+            if not to:
+                to = _landing(rules, s, seat, a, kid, rng)
+            if not to or to == "chaos" or c is None or not target:
+                gain = -5.0
+            else:
+                gain = _dist(c.hex, target) - _dist(to, target) + 0.3 * rng.random()
+            if gain > best_gain:
+                best, best_gain = a, gain
+        return best or end or rng.choice(legal)
+
+    def secret(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
+        s = cast(State, state)
+        if s.step == "combat" and s.fight is not None:
+            return self._round(rules, s, seat, legal, rng)
+        if s.step in ("accost_child", "accost_god") and s.accost is not None:
+            return self._accost(rules, s, seat, legal, rng)
+        return None
+
+    def _round(self, rules: GameRules, s: State, seat: str, legal: list[Action], rng: Rng) -> Action:
+        """8.2: both sides' compositions as a matrix game over the position after the round."""
+        fight = s.fight
+        assert fight is not None
+        opp = other(seat)
+        mine = [combat.from_args(dict(a.args)) for a in legal]
+        n_opp = len(combat.fighters(s, fight.hex, opp))
+        theirs = combat.compositions(n_opp) if n_opp else [()]
+        payoff = []
+        for m in mine:
+            row = []
+            for t in theirs:
+                chosen = {seat: m, opp: t}
+                trial = fork(s, fight=fight.model_copy(update={"chosen": chosen}))
+                after, _, _ = combat.resolve_round(trial)
+                row.append(self.evaluate(rules, after, seat))
+            payoff.append(row)
+        strategy, _ = solve(payoff, iterations=400)
+        return legal[sample(strategy, rng)]
+
+    def _accost(self, rules: GameRules, s: State, seat: str, legal: list[Action], rng: Rng) -> Action:
+        """10.4: the Child's aspect against the god's, a 3 x 3 matrix game."""
+        accost = s.accost
+        assert accost is not None
+        child_side = s.step == "accost_child"
+        mine = [str(a.args["aspect"]) for a in legal]
+        payoff = []
+        for m in mine:
+            row = []
+            for t in ASPECTS:
+                child_aspect, god_aspect = (m, t) if child_side else (t, m)
+                # the other seat's sealed aspect (if any) is replaced by each value in turn
+                trial = accost.model_copy(update={"child_aspect": child_aspect, "god_aspect": god_aspect})
+                after, _ = gods._resolve(s, trial)
+                row.append(self.evaluate(rules, after, seat))
+            payoff.append(row)
+        strategy, _ = solve(payoff, iterations=400)
+        return legal[sample(strategy, rng)]
+
+
+GAME_AI = OneWorldAI()
