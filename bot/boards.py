@@ -14,6 +14,7 @@ from engine.core.protocol import View
 
 if TYPE_CHECKING:
     from bot.core import Core
+    from bot.live import Live
     from render import Boards
 
 
@@ -22,14 +23,20 @@ async def board_view(core: Core, game_id: int, viewer: str | None) -> View | Non
     g = core.live.get(game_id)
     if g is not None and g.state is not None:
         return g.rules.view(g.state, viewer)
+    g = await _finished(core, game_id)
+    if g is None or g.state is None:
+        return None
+    return g.rules.view(g.state, viewer)
+
+
+async def _finished(core: Core, game_id: int) -> Live | None:
+    """A game no longer in memory, from its newest snapshot and the actions after it (no whole replay)."""
+    from bot.live import load_live
+
     row = await core.store.game(game_id)
     if row is None or row.status in ("invited", "declined"):
         return None
-    from bot.live import config_of, full_replay
-    from bot.records import rules_for
-
-    state, _ = await full_replay(core.store, row)
-    return rules_for(config_of(row)).view(state, viewer)
+    return await load_live(core.store, row)
 
 
 async def board_views(core: Core, game_id: int, viewer: str | None) -> tuple[View, View] | None:
@@ -38,16 +45,11 @@ async def board_views(core: Core, game_id: int, viewer: str | None) -> tuple[Vie
     if g is not None and g.state is not None:
         view = g.rules.view(g.state, viewer)
         return view, (view if viewer is None else g.rules.view(g.state, None))
-    row = await core.store.game(game_id)
-    if row is None or row.status in ("invited", "declined"):
+    done = await _finished(core, game_id)
+    if done is None or done.state is None:
         return None
-    from bot.live import config_of, full_replay
-    from bot.records import rules_for
-
-    state, _ = await full_replay(core.store, row)
-    rules = rules_for(config_of(row))
-    view = rules.view(state, viewer)
-    return view, (view if viewer is None else rules.view(state, None))
+    view = done.rules.view(done.state, viewer)
+    return view, (view if viewer is None else done.rules.view(done.state, None))
 
 
 async def render_board_images(core: Core, game_id: int, viewer: str | None, around: str | None = None

@@ -10,6 +10,7 @@ everything else.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import TYPE_CHECKING
 
@@ -54,10 +55,14 @@ def may_offer(g: Live, seat: str, rolls: list, secret: bool, events: list, phase
 
 async def _state_before(core: Core, g: Live, rows: list[ActionRow], seq: int) -> BaseModel:
     """The state just before action ``seq``, folded from the log (take-backs included)."""
-    from bot.live import _action, _rolls
+    from bot.live import OFF_LOOP_AFTER, _action, _rolls
 
     steps = [(r.seat, _action(r.action), _rolls(r.rolls)) for r in rows if r.seq < seq]
-    state, _ = replay(g.rules, g.config, _rolls(g.row.setup_rolls), steps, trusted=True)
+    setup = _rolls(g.row.setup_rolls)
+    if len(steps) < OFF_LOOP_AFTER:
+        state, _ = replay(g.rules, g.config, setup, steps, trusted=True)
+    else:  # a long game is folded in a worker thread, with its own copy of the rules
+        state, _ = await asyncio.to_thread(replay, type(g.rules)(), g.config, setup, steps, trusted=True)
     return state
 
 

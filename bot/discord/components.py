@@ -134,7 +134,7 @@ async def _current(core: Core, g: Live, seq: int, user: str) -> bool:
     if seq > g.seq:
         return False
     mine = set(g.seats_of(user))
-    later = [a for a in await core.store.actions(g.id, g.row.branch) if a.seq > seq]
+    later = await core.store.actions(g.id, g.row.branch, after=seq)
     return all(a.secret and a.seat not in mine for a in later)
 
 
