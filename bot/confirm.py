@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.answers import polite
 from bot.replies import Button, Command, Reply
 from engine.core.labels import ENDING_VERBS
 from engine.core.protocol import Action
@@ -38,9 +39,7 @@ def confirm_line(g: Live, action: Action) -> str:
 
 def ask(g: Live, cmd: Command, seat: str, action: Action, warning: str) -> Reply:
     """The private question before a regrettable order, with a red button to go ahead."""
-    from bot.core import _polite
-
-    text = _polite(warning).removeprefix("Sorry, ")
+    text = polite(warning).removeprefix("Sorry, ")
     text = f"Are you sure? {text[0].upper()}{text[1:]}\nPress the button (or add confirm:yes) to go ahead."
     label = f"{g.rules.label(action)} anyway"[:80]
     return Reply(to="private", user=cmd.user, place=cmd.place, game_id=g.id, seq=g.seq, text=text,

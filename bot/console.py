@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.boards import board_attachments, render_board_images, render_board_png, render_replay_gif
+from bot.commands import make_core
 from bot.core import Core
 from bot.parsing import unescape_markdown
 from bot.replies import Reply
@@ -176,7 +177,7 @@ async def run_script(lines: Iterable[str], db: Path, out_dir: Path | None, strea
     """Run a script of console lines; the exit status is non-zero on an internal error."""
     store = await Store.open(db)
     try:
-        core = Core(store)
+        core = make_core(store)
         if seed_base is not None:
             counter = iter(range(1, 10**9))
             core.new_seed = lambda: f"{seed_base}-{next(counter)}"
@@ -197,7 +198,7 @@ async def interactive(db: Path, out_dir: Path | None) -> int:
     """Read lines from standard input until end of input or /quit."""
     store = await Store.open(db)
     try:
-        core = Core(store)
+        core = make_core(store)
         console = Console(core, out_dir)
         await console.start()
         console.say("hexhive console. Write lines like 'alice: /help' or "

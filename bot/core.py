@@ -15,14 +15,14 @@ import logging
 import secrets
 import uuid
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from pydantic import BaseModel
 
-from bot import confirm, helpdesk, lifecycle, lookup, moderation, phaselog, undo
+from bot import confirm, lookup, phaselog, words
+from bot.answers import Handler, Limits, Refusal, polite, private, visible
 from bot.live import SNAPSHOT_EVERY, Live, load_live
 from bot.parsing import ParseError, check_args, parse_command, parse_int
 from bot.records import commitment, dumps
@@ -39,10 +39,6 @@ PUBLIC_BUTTONS = 10
 """A decision in the channel gets buttons when it has at most this many answers (two rows)."""
 
 
-class Refusal(Exception):
-    """A command the bot turns down politely; ``str()`` is the reply."""
-
-
 def utcnow() -> datetime:
     return datetime.now(UTC)
 
@@ -52,15 +48,6 @@ OpenThread = Callable[[str, str], Awaitable[str]]
 MAX_GAME_ID = 10**12
 CONSOLE = "console"
 """The one community of the local console."""
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What one member or community may open at once (settings ``max_invites_*``, ``invite_days``)."""
-
-    invites_per_member: int = 3
-    invites_per_community: int = 50
-    invite_days: int = 7
 
 
 def community_of_place(place: str) -> str:
@@ -80,12 +67,15 @@ class Core:
         self,
         store: Store,
         *,
+        commands: Mapping[str, Handler],
         clock: Callable[[], datetime] = utcnow,
         new_seed: Callable[[], str] = lambda: secrets.token_hex(16),
         open_thread: OpenThread = same_place,
         limits: Limits | None = None,
     ) -> None:
         self.store = store
+        self.commands = dict(commands)
+        """The command table (``bot.commands.table()``): ``"game new"`` -> its handler."""
         self.clock = clock
         self.new_seed = new_seed
         self.open_thread = open_thread
@@ -100,6 +90,10 @@ class Core:
         """Games in play not loaded into memory yet (start-up loads them in the background)."""
         self._loading: dict[int, asyncio.Future[None]] = {}
         self.loader: asyncio.Task[None] | None = None
+
+    def command_words(self) -> set[str]:
+        """The first word of every command in the table (``game``, ``mod``, ``help`` ...)."""
+        return {name.split(" ")[0] for name in self.commands}
 
     def game_ids(self) -> list[int]:
         """Every game in play, loaded or not."""
@@ -192,7 +186,7 @@ class Core:
         try:
             name, args = parse_command(line)
         except ParseError as exc:
-            return [private(user, place, helpdesk.unknown_command(line) or f"Sorry, {exc}.")]
+            return [private(user, place, words.unknown_command(line, self.command_words()) or f"Sorry, {exc}.")]
         if community is None:
             community = community_of_place(place)
         return await self.handle(Command(user=user, place=place, name=name, args=args, is_moderator=is_moderator,
@@ -206,7 +200,7 @@ class Core:
             await self._preload(cmd)
             return await self._dispatch(cmd)
         except (RuleError, Refusal, ParseError) as exc:
-            return [private(cmd.user, cmd.place, _polite(str(exc)))]
+            return [private(cmd.user, cmd.place, polite(str(exc)))]
         except Exception:
             error_id = uuid.uuid4().hex[:8]
             log.exception("internal error %s handling %s from %s", error_id, cmd.name, cmd.user)
@@ -220,12 +214,12 @@ class Core:
                             "Nothing was changed; a moderator can look it up.")]
 
     async def _dispatch(self, cmd: Command) -> list[Reply]:
-        handler = lifecycle.HANDLERS.get(cmd.name) or moderation.HANDLERS.get(cmd.name)
+        handler = self.commands.get(cmd.name)
         if handler is not None:
             return await handler(self, cmd)
         if cmd.name.split(" ")[0] in ("game", "mod", "resolve"):
             raise Refusal(f"there is no command /{cmd.name}; /help lists them")
-        unknown = helpdesk.unknown_command("/" + cmd.name)
+        unknown = words.unknown_command("/" + cmd.name, self.command_words())
         if unknown:
             raise Refusal(unknown.removeprefix("Sorry, "))
         return await self.play(cmd)
@@ -386,7 +380,7 @@ class Core:
         if g.rules.is_legal(g.state, seat, action):
             return action
         kinds = {a.name: a.kind for v in g.rules.verbs() if v.verb == action.verb for a in v.args}
-        action = Action(verb=action.verb, args=helpdesk.forgiving_args(action.args, kinds))  # dir:south
+        action = Action(verb=action.verb, args=words.forgiving_args(action.args, kinds))  # dir:south
         if g.rules.is_legal(g.state, seat, action):
             return action
         want = {k: str(v).strip().casefold() for k, v in action.args.items()}
@@ -465,10 +459,10 @@ class Core:
                 else:
                     replies += self.prompt_replies(g, before, phase_changed=bool(board), actor=cmd.user,
                                                    place=cmd.place)
-                offer = over is None and seat != MODERATOR and undo.may_offer(g, seat, rolls, secret, events,
+                offer = over is None and seat != MODERATOR and phaselog.may_offer_undo(g, seat, rolls, secret, events,
                                                                               bool(board))
                 replies = phaselog.shape(g, replies, seq=seq, actor=cmd.user, place=cmd.place,
-                                         over=over is not None, undo=undo.button(g) if offer else None)
+                                         over=over is not None, undo=phaselog.undo_button(g) if offer else None)
                 await phaselog.save(self, g, now)
                 await self._save_board_key(g, now)
                 replies = await self.queue(g.id, replies)
@@ -636,38 +630,6 @@ _STATUS_WORDS = {"over": "over", "declined": "declined", "invited": "still waiti
 def event_lines(events: list[Event]) -> str:
     """What an action said, as the store keeps it: ``[[text, [seats]], ...]`` (no seats: public)."""
     return dumps([[e.text, list(e.to)] for e in events])
-
-
-def visible(row: GameRow, cmd: Command) -> bool:
-    """Whether ``cmd``'s author may find this game by number: it is of their community, or they play in it."""
-    if cmd.community and row.community == cmd.community:
-        return True
-    return cmd.user in row.settings_dict.get("seats", {}).values()
-
-
-def private(user: str, place: str, text: str) -> Reply:
-    """A reply only the person who gave the command sees."""
-    return Reply(to="private", user=user, place=place, text=text)
-
-
-def _polite(text: str) -> str:
-    text = text.strip()
-    if not text:
-        return "Sorry, that cannot be done now."
-    if not text.endswith((".", "!", "?", ")")):
-        text += "."
-    if text.startswith("Sorry"):
-        return text
-    first = text.split(" ", 1)[0]
-    if first in _PLAIN_WORDS:
-        text = text[0].lower() + text[1:]
-    return "Sorry, " + text
-
-
-# Sentence openers that read naturally after "Sorry, " in lower case; anything else
-# (a unit, a game, a side: "Stone B1", "OneWorld", "CHEZ") keeps its capital.
-_PLAIN_WORDS = {"The", "This", "That", "There", "These", "Those", "It", "You", "Your", "A", "An", "Only", "No",
-                "Nothing", "Not", "Each", "Every", "Write", "Name", "Choose", "Give", "Say", "Use"}
 
 
 def _with_settings(row, settings: str):  # type: ignore[no-untyped-def]

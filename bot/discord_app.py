@@ -9,7 +9,7 @@ import signal
 
 import discord
 
-from bot.core import Core
+from bot.commands import make_core
 from bot.settings import Settings
 from bot.store import Store
 
@@ -41,7 +41,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None, *, force_
     warm = asyncio.create_task(asyncio.to_thread(_prewarm), name="hexhive-prewarm")
     store = await Store.open(settings.database)
     try:
-        client = HexhiveClient(Core(store, limits=settings.limits()), dev_guild_id=settings.dev_guild_id,
+        client = HexhiveClient(make_core(store, limits=settings.limits()), dev_guild_id=settings.dev_guild_id,
                                force_sync=force_sync)
         return await _run_until(client, settings.discord_token.get_secret_value(), stop)
     finally:

@@ -10,16 +10,16 @@ description and its default. Names are matched forgivingly (``game:OneWorld``,
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from bot import words
+from bot.answers import Refusal, private
 from bot.lifecycle import command
 from bot.replies import Command, Reply
 from engine.core import registry
-from engine.core.labels import DIRECTIONS, is_hex
-from engine.core.protocol import Action, ArgValue, GameConfig, GameRules
+from engine.core.labels import is_hex
+from engine.core.protocol import Action, GameConfig, GameRules
 
 if TYPE_CHECKING:
     from bot.core import Core
@@ -102,8 +102,6 @@ def all_orders(rules: GameRules, config: GameConfig | None = None) -> str:
 @command("game moves")
 async def moves(core: Core, cmd: Command) -> list[Reply]:
     """One unit's legal orders now, privately."""
-    from bot.core import Refusal, private
-
     g = core.find_game(cmd)
     unit = cmd.args.get("unit", "").strip()
     if not unit:
@@ -161,74 +159,13 @@ def options_text(rules: GameRules) -> str:
 @command("game options")
 async def game_options(core: Core, cmd: Command) -> list[Reply]:
     """A game's scenarios, seats and options; without ``game:`` the list of games."""
-    from bot.core import private
-
     name = cmd.args.get("game", "").strip()
     if not name:
         return [private(cmd.user, cmd.place, games_list())]
-    return [private(cmd.user, cmd.place, options_text(registry.get(game_name(name))))]
+    return [private(cmd.user, cmd.place, options_text(registry.get(words.game_name(name))))]
 
 
 # --- forgiving names -----------------------------------------------------------------------------------------
-
-
-def game_name(text: str) -> str:
-    """``OneWorld`` -> ``oneworld``; a title (``Chitin: I``) names its game too."""
-    t = text.strip().casefold()
-    for name in registry.names():
-        if t in (name, registry.get(name).title.casefold()):
-            return name
-    return text.strip()
-
-
-def choice(text: str, known: tuple[str, ...] | list[str]) -> str:
-    """``Learning`` -> ``learning`` when that is one of ``known``; else the text as given."""
-    return next((k for k in known if k.casefold() == text.strip().casefold()), text.strip())
-
-
-_DIRECTION_WORDS = {w.replace("-", ""): k for k, w in DIRECTIONS.items()} | {
-    w: k for k, w in DIRECTIONS.items()}
-
-
-def direction(text: str) -> str:
-    """``south`` / ``South`` / ``s`` / ``north-east`` -> ``S`` / ``NE``; anything else unchanged."""
-    t = text.strip().casefold().replace(" ", "").replace("_", "-")
-    if t.upper() in DIRECTIONS:
-        return t.upper()
-    return _DIRECTION_WORDS.get(t, _DIRECTION_WORDS.get(t.replace("-", ""), text))
-
-
-def forgiving_args(args: Mapping[str, ArgValue], kinds: Mapping[str, str]) -> dict[str, ArgValue]:
-    """Arguments with direction words turned into the game's letters (``dir:south`` -> ``dir:S``)."""
-    return {k: direction(str(v)) if kinds.get(k) == "direction" else v for k, v in args.items()}
-
-
-def suggest(word: str, known: list[str]) -> str:
-    """``gmae`` -> ``game`` when close to a known command; else empty."""
-    close = difflib.get_close_matches(word.casefold(), known, n=1, cutoff=0.6)
-    return close[0] if close else ""
-
-
-def unknown_command(line: str) -> str:
-    """"Sorry, there is no command /gmae; did you mean /game?" when the first word is not a command."""
-    words = line.strip().lstrip("/").split()
-    if not words:
-        return ""
-    word = words[0].casefold()
-    known = known_commands()
-    if word in known:
-        return ""
-    close = suggest(word, known)
-    hint = f"; did you mean /{close}?" if close else "; /help lists the commands."
-    return f"Sorry, there is no command /{word}{hint}"
-
-
-def known_commands() -> list[str]:
-    """Every first word of a command: the groups, /help, /undo and every game's orders."""
-    words = {"game", "mod", "resolve", "help", "undo"}
-    for name in registry.names():
-        words |= {v.verb for v in registry.get(name).verbs()}
-    return sorted(words)
 
 
 # --- the clock in /game status -----------------------------------------------------------------------------------

@@ -7,7 +7,8 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from bot import confirm, phaselog
+from bot import confirm, phaselog, words
+from bot.answers import Refusal, private
 from bot.live import Live, full_replay, load_live
 from bot.parsing import escape_markdown
 from bot.records import DiceKey, GameRecord, LoggedAction, ModerationEntry, dumps
@@ -36,8 +37,6 @@ def command(name: str) -> Callable[[Handler], Handler]:
 
 
 def _refuse(text: str) -> Exception:
-    from bot.core import Refusal
-
     return Refusal(text)
 
 
@@ -69,7 +68,6 @@ Games: {games}. In a game, its own orders (/move, ...) are listed by /game help.
 async def help_command(core: Core, cmd: Command) -> list[Reply]:
     """General help, or what the current game is waiting on."""
     from bot import helpdesk
-    from bot.core import Refusal, private
 
     try:
         g = core.find_game(cmd)
@@ -87,9 +85,8 @@ async def help_command(core: Core, cmd: Command) -> list[Reply]:
 async def new_game(core: Core, cmd: Command) -> list[Reply]:
     """Challenge a member to a game; the game's thread is opened and the opponent invited."""
     from bot import helpdesk
-    from bot.core import private
 
-    name = helpdesk.game_name(cmd.args.get("game", ""))
+    name = words.game_name(cmd.args.get("game", ""))
     if not name:  # the games, and how to see their options
         return [private(cmd.user, cmd.place, helpdesk.games_list())]
     if cmd.args.get("options", "").strip().casefold() == "help":
@@ -112,8 +109,6 @@ async def resolve_assault(core: Core, cmd: Command) -> list[Reply]:
 
 
 async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> list[Reply]:
-    from bot import helpdesk
-
     rules = registry.get(game)
     if "options" in args:  # a free-text field of name:value words (Discord), merged under explicit ones
         args = option_words(args["options"]) | {k: v for k, v in args.items() if k != "options"}
@@ -122,7 +117,7 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
         raise _refuse(f"name your opponent: /game new game:{game} opponent:USER")
     if opponent == cmd.user:
         raise _refuse("you cannot challenge yourself; name another member as opponent")
-    scenario = helpdesk.choice(args.get("scenario", rules.scenarios[0] if rules.scenarios else ""), rules.scenarios)
+    scenario = words.choice(args.get("scenario", rules.scenarios[0] if rules.scenarios else ""), rules.scenarios)
     if rules.scenarios and scenario not in rules.scenarios:
         raise _refuse(f"{rules.title} has no scenario '{scenario}'; choose one of: {', '.join(rules.scenarios)}")
     seat = args.get("seat", rules.seats[0])
@@ -351,7 +346,6 @@ async def replay(core: Core, cmd: Command) -> list[Reply]:
 async def status(core: Core, cmd: Command) -> list[Reply]:
     """Turn, phase and whose decision it is (and the clock)."""
     from bot import helpdesk
-    from bot.core import private
 
     g = await core.find_any(cmd)
     clock = await helpdesk.clock_line(core, g)
@@ -381,8 +375,6 @@ def status_text(g: Live, user: str) -> str:
 @command("game log")
 async def game_log(core: Core, cmd: Command) -> list[Reply]:
     """What happened so far, as this person may see it."""
-    from bot.core import private
-
     g = await core.find_any(cmd)
     from bot.parsing import parse_int
 
@@ -443,8 +435,6 @@ async def logged_events(core: Core, row: GameRow, actions: list) -> list[list[Ev
 @command("game list")
 async def game_list(core: Core, cmd: Command) -> list[Reply]:
     """Games in this place (and the asker's own games)."""
-    from bot.core import private
-
     rows = await core.store.games("place = ? OR parent = ?", (cmd.place, cmd.place))
     mine = [g.row for g in core.live.values() if cmd.user in g.seats.values()]
     seen, lines = set(), []

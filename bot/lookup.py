@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.answers import Refusal, visible
 from bot.live import Live, load_live
 from bot.replies import Command
 
 if TYPE_CHECKING:
     from bot.core import Core
-
 
 async def finished_here(core: Core, cmd: Command) -> Live | None:
     """The last finished game played in this place (its own thread), if any."""
@@ -26,8 +26,6 @@ async def finished_here(core: Core, cmd: Command) -> Live | None:
 
 async def for_rollback(core: Core, cmd: Command) -> Live:
     """The game a moderator's rollback is about: one in play, or a finished one (named, or of this thread)."""
-    from bot.core import Refusal, visible
-
     gid = core.game_id_arg(cmd)
     if gid is not None and gid not in core.live:
         row = await core.store.game(gid)

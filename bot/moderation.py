@@ -13,6 +13,7 @@ import secrets
 from typing import TYPE_CHECKING
 
 from bot import lookup
+from bot.answers import Refusal, private
 from bot.lifecycle import Handler, finish
 from bot.live import Live, load_live
 from bot.parsing import ParseError, escape_markdown, parse_int
@@ -28,8 +29,6 @@ def command(name: str):  # type: ignore[no-untyped-def]
     def wrap(fn: Handler) -> Handler:
         async def checked(core: Core, cmd: Command) -> list[Reply]:
             if not cmd.is_moderator:
-                from bot.core import Refusal
-
                 raise Refusal("only moderators (Manage Server, or the moderator role) may use /" + cmd.name)
             return await fn(core, cmd)
 
@@ -40,8 +39,6 @@ def command(name: str):  # type: ignore[no-untyped-def]
 
 
 def _refuse(text: str) -> Exception:
-    from bot.core import Refusal
-
     return Refusal(text)
 
 
@@ -75,8 +72,6 @@ async def resume(core: Core, cmd: Command) -> list[Reply]:
 @command("mod branches")
 async def branches(core: Core, cmd: Command) -> list[Reply]:
     """List a game's branches: the current line of play and those abandoned by rollbacks."""
-    from bot.core import private
-
     g = await core.find_any(cmd)
     core.check_moderator(g, cmd)
     lines = []
@@ -234,8 +229,6 @@ async def edit(core: Core, cmd: Command) -> list[Reply]:
 @command("mod log")
 async def modlog(core: Core, cmd: Command) -> list[Reply]:
     """The moderation log of a game."""
-    from bot.core import private
-
     g = await core.find_any(cmd)
     core.check_moderator(g, cmd)
     rows = await core.store.modlog(g.id)

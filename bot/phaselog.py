@@ -35,6 +35,17 @@ EDIT_LIMIT = 1800
 """A phase message longer than this goes on in a new post (Discord allows 2,000 characters)."""
 
 
+def undo_button(g: Live) -> Button:
+    """The Undo button of a private acknowledgement."""
+    return Button(label="Undo", command=f"/undo game:{g.id}", style="secondary")
+
+
+def may_offer_undo(g: Live, seat: str, rolls: list, secret: bool, events: list, phase_changed: bool) -> bool:
+    """Whether the order just given could be taken back (decides the Undo button; /undo checks again)."""
+    return (not rolls and not secret and not phase_changed and not any(e.kind == "reveal" for e in events)
+            and any(p.seat == seat and not p.secret for p in g.pending()))
+
+
 def record(g: Live) -> dict[str, Any] | None:
     """The game's current phase message: key, text, orders, and which lines each action wrote."""
     pm = g.row.settings_dict.get("phase_msg")

@@ -8,6 +8,8 @@ from typing import Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.answers import Limits
+
 
 class Settings(BaseSettings):
     """hexhive's settings (see .env.example)."""
@@ -24,8 +26,6 @@ class Settings(BaseSettings):
 
     def limits(self):  # type: ignore[no-untyped-def]
         """The core's limits from these settings."""
-        from bot.core import Limits
-
         return Limits(invites_per_member=self.max_invites_per_member,
                       invites_per_community=self.max_invites_per_community, invite_days=self.invite_days)
 

@@ -15,6 +15,7 @@ import json
 from typing import TYPE_CHECKING
 
 from bot import phaselog
+from bot.answers import Refusal, private
 from bot.lifecycle import command
 from bot.live import SNAPSHOT_EVERY
 from bot.records import UNDO, dumps, replay
@@ -42,17 +43,6 @@ def effective(rows: list[ActionRow]) -> list[ActionRow]:
     return out
 
 
-def button(g: Live) -> Button:
-    """The Undo button of a private acknowledgement."""
-    return Button(label="Undo", command=f"/undo game:{g.id}", style="secondary")
-
-
-def may_offer(g: Live, seat: str, rolls: list, secret: bool, events: list, phase_changed: bool) -> bool:
-    """Whether the order just given could be taken back (decides the Undo button; /undo checks again)."""
-    return (not rolls and not secret and not phase_changed and not any(e.kind == "reveal" for e in events)
-            and any(p.seat == seat and not p.secret for p in g.pending()))
-
-
 async def _state_before(core: Core, g: Live, rows: list[ActionRow], seq: int) -> BaseModel:
     """The state just before action ``seq``, folded from the log (take-backs included)."""
     from bot.live import OFF_LOOP_AFTER, _action, _rolls
@@ -69,8 +59,6 @@ async def _state_before(core: Core, g: Live, rows: list[ActionRow], seq: int) ->
 @command("undo")
 async def undo(core: Core, cmd: Command) -> list[Reply]:
     """Take back your own last order of this phase, if nothing has been revealed or rolled since it."""
-    from bot.core import Refusal
-
     async with core.locked(cmd) as g:
         if g.row.status != "active" or g.state is None:
             raise Refusal(f"game #{g.id} is {g.row.status}; nothing can be taken back now")
@@ -110,8 +98,6 @@ async def undo(core: Core, cmd: Command) -> list[Reply]:
 
 async def _commit(core: Core, g: Live, cmd: Command, last: ActionRow, action: Action, before: BaseModel
                   ) -> list[Reply]:
-    from bot.core import private
-
     seq = g.seq + 1
     now = core.now()
     undo_action = Action(verb=UNDO, args={"seq": last.seq})
@@ -144,7 +130,7 @@ async def _commit(core: Core, g: Live, cmd: Command, last: ActionRow, action: Ac
         text += f"\nNow: {prompts[0].text}{rule}"
         buttons = core.buttons(g, last.seat, prompts[0])[:24]
     if again and again[-1].seat == last.seat and not json.loads(again[-1].rolls) and not again[-1].secret:
-        buttons.append(button(g))
+        buttons.append(phaselog.undo_button(g))
     ack = private(cmd.user, cmd.place, text)
     ack.game_id, ack.seq, ack.buttons = g.id, g.seq, buttons
     return [ack] + replies

@@ -21,7 +21,7 @@ async def store(tmp_path):
 
 @pytest.fixture
 async def core(store):
-    from bot.core import Core
+    from bot.commands import make_core
 
     counter = iter(range(1, 10**6))
-    return Core(store, new_seed=lambda: f"seed-{next(counter)}")
+    return make_core(store, new_seed=lambda: f"seed-{next(counter)}")

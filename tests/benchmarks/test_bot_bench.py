@@ -17,7 +17,7 @@ import time
 import pytest
 
 from bot.boards import render_board_png
-from bot.core import Core
+from bot.commands import make_core
 from bot.live import full_replay
 from bot.store import Store
 from engine.core import registry
@@ -34,7 +34,7 @@ class Table:
         self.loop = asyncio.new_event_loop()
         self.rng = random.Random(seed)
         self.store = self.loop.run_until_complete(Store.open(tmp_path / f"{game}.db"))
-        self.core = Core(self.store, new_seed=lambda: "bench")
+        self.core = make_core(self.store, new_seed=lambda: "bench")
         opts = " ".join(f"{k}:{v}" for k, v in sample_options(game).items())
         r = self.run(self.core.handle_line("alice", "room", f"/game new game:{game} opponent:bob {opts}"))
         self.gid = r[0].game_id

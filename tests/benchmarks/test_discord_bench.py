@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.commands import make_core
 from bot.core import Core
 from bot.discord import autocomplete as ac
 from bot.discord.hive import Hive
@@ -61,7 +62,7 @@ async def scenario(tmp: Path) -> dict[str, list[float]]:
     registry.register(ToyGame())
     store = await Store.open(tmp / "bench.db")
     try:
-        core = Core(store)
+        core = make_core(store)
         games = await populate(core)
         await core.start()
 

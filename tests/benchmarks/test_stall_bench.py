@@ -8,6 +8,7 @@ import asyncio
 import time
 
 from bot import boards
+from bot.commands import make_core
 from bot.core import Core
 from bot.store import Store
 from tests.bot.test_costs import _very_long_game
@@ -31,7 +32,7 @@ async def _others(core: Core, stop: asyncio.Event, waits: list[float]) -> None:
 def test_the_loop_keeps_answering_while_a_long_game_is_worked_on(benchmark, tmp_path):
     async def go() -> tuple[float, float]:
         store = await Store.open(tmp_path / f"stall-{time.perf_counter_ns()}.db")
-        core = Core(store)
+        core = make_core(store)
         gid = await _very_long_game(core, 1000)
         await core.handle_line("alice", "console:#t", f"/game resign confirm:yes game:{gid}")
         stop, gaps, waits = asyncio.Event(), [], []

@@ -14,7 +14,8 @@ import time
 
 import pytest
 
-from bot.core import Core, Limits
+from bot.commands import make_core
+from bot.core import Limits
 from bot.store import Store
 
 GAMES = 1000
@@ -23,7 +24,7 @@ GAMES = 1000
 def _build(path) -> None:  # noqa: ANN001
     async def go() -> None:
         store = await Store.open(path)
-        core = Core(store, new_seed=lambda: "bench", limits=Limits(invites_per_member=10**6,
+        core = make_core(store, new_seed=lambda: "bench", limits=Limits(invites_per_member=10**6,
                                                                   invites_per_community=10**6))
         for n in range(GAMES):
             game = ("oneworld", "chitin", "annihilator")[n % 3]
@@ -49,7 +50,7 @@ def test_start_up_to_the_first_answer_with_1000_games(benchmark, big_store, tmp_
         async def go() -> float:
             t0 = time.perf_counter()
             store = await Store.open(copy)
-            core = Core(store)
+            core = make_core(store)
             await core.start(background=True)
             r = await core.handle_line("a500", "console:#g500", "/game status")
             took = time.perf_counter() - t0
@@ -72,7 +73,7 @@ def test_loading_every_game_after_start_up(benchmark, big_store, tmp_path):
 
         async def go() -> float:
             store = await Store.open(copy)
-            core = Core(store)
+            core = make_core(store)
             t0 = time.perf_counter()
             await core.start()
             took = time.perf_counter() - t0
@@ -89,7 +90,7 @@ def test_loading_every_game_after_start_up(benchmark, big_store, tmp_path):
 def _median_sealed(actions: int) -> float:
     async def go() -> float:
         store = await Store.open(":memory:")
-        core = Core(store)
+        core = make_core(store)
         r = await core.handle_line("alice", "console:#t", "/game new game:toy opponent:bob pile:20")
         gid = r[0].game_id
         await core.handle_line("bob", "console:#t", "/game accept")

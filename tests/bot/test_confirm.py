@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core import Core
+from bot.commands import make_core
 from bot.store import Store
 from engine.games.annihilator.demolition import pattern_numbers
 from engine.games.annihilator.state import Charge
@@ -15,7 +15,7 @@ from tests.support.table import open_table
 @pytest.fixture
 async def core(tmp_path):
     store = await Store.open(tmp_path / "c.db")
-    yield Core(store)
+    yield make_core(store)
     await store.close()
 
 

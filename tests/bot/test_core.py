@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from bot.commands import make_core
 from bot.core import Core
 from bot.live import full_replay
 from bot.store import Store
@@ -116,7 +117,7 @@ async def test_illegal_order_is_explained_with_the_rule(core):
 async def test_restart_rebuilds_the_same_state_and_reposts_unposted(tmp_path):
     path = tmp_path / "g.db"
     store = await Store.open(path)
-    core = Core(store)
+    core = make_core(store)
     gid = await start_toy(core)
     r = await say(core, "alice", "/guess parity:odd", place="dm:alice")
     await core.posted(r)
@@ -125,7 +126,7 @@ async def test_restart_rebuilds_the_same_state_and_reposts_unposted(tmp_path):
     await store.close()
 
     store2 = await Store.open(path)
-    core2 = Core(store2)
+    core2 = make_core(store2)
     unposted = await core2.start()
     assert core2.live[gid].state.model_dump_json() == state
     assert any("A guessed odd" in u.text for u in unposted)
@@ -348,11 +349,11 @@ async def test_mod_edit_corrects_the_position_with_a_reason_and_replays(core, st
 async def test_after_a_restart_no_board_is_posted_again_for_the_same_phase(tmp_path):
     path = tmp_path / "b.db"
     store = await Store.open(path)
-    core = Core(store)
+    core = make_core(store)
     gid = await start_toy(core)
     await store.close()
     store2 = await Store.open(path)
-    core2 = Core(store2)
+    core2 = make_core(store2)
     await core2.start()
     r = await core2.handle_line("alice", "dm:alice", "/guess parity:odd")
     assert not any(x.board for x in r), "the phase did not change, so no new board"

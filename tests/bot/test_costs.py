@@ -7,6 +7,7 @@ import json
 from datetime import UTC, datetime, timedelta
 
 from bot.clocks import ClockKeeper
+from bot.commands import make_core
 from bot.core import Core
 from bot.live import SNAPSHOT_EVERY, load_live
 from bot.store import Store
@@ -53,7 +54,7 @@ async def test_posted_replies_are_pruned_after_a_day(tmp_path):
     store = await Store.open(tmp_path / "o.db")
     try:
         now = [datetime(2026, 12, 1, tzinfo=UTC)]
-        core = Core(store, clock=lambda: now[0])
+        core = make_core(store, clock=lambda: now[0])
         replies = await core.handle_line("alice", "console:#t", "/game new game:toy opponent:bob")
         await core.posted(replies)
         r = await core.handle_line("bob", "console:#t", "/game accept")  # posted later: still unposted
@@ -73,9 +74,9 @@ async def test_start_up_answers_before_every_game_is_loaded(tmp_path):
     """Start-up loads the games in the background; a command about one not loaded yet loads it first."""
     store = await Store.open(tmp_path / "many.db")
     try:
-        core = Core(store)
+        core = make_core(store)
         ids = await open_toys(core, 12)
-        again = Core(store)
+        again = make_core(store)
         await again.start(background=True)
         assert len(again.live) < 12 and again.game_ids() == sorted(ids), "start returns before the games are loaded"
         r = await again.handle_line("carol", "console:#t7", "/game status")
@@ -97,7 +98,7 @@ async def test_db_check_works_through_many_games_in_worker_processes_with_progre
 
     store = await Store.open(tmp_path / "check.db")
     try:
-        core = Core(store)
+        core = make_core(store)
         await open_toys(core, 31, "pile:20")
         gid = await _long_game(core, SNAPSHOT_EVERY + 2)
         c = sqlite3.connect(tmp_path / "check.db")

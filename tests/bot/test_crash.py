@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.core import Core
+from bot.commands import make_core
 from bot.dbtools import check_store
 from bot.live import full_replay
 from bot.store import Store
@@ -69,7 +69,7 @@ async def test_sigkill_at_random_points_loses_nothing_and_repeats_nothing(tmp_pa
 
     store = await Store.open(db)
     try:
-        core = Core(store)
+        core = make_core(store)
         await core.start()
         for gid, seq in acked:
             row = await store.game(gid)

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.commands import make_core
 from bot.core import Core
 from bot.live import full_replay
 from bot.store import Store
@@ -83,7 +84,7 @@ def command_strategy(core: Core, gid: int, data: st.DataObject) -> tuple[str, st
 async def test_fuzzed_commands_never_crash_and_refusals_change_nothing(game, data):
     store = await Store.open(":memory:")
     try:
-        core = Core(store, new_seed=lambda: "fuzz")
+        core = make_core(store, new_seed=lambda: "fuzz")
         opts = " ".join(f"{k}:{v}" for k, v in sample_options(game).items())
         r = await core.handle_line("alice", "room", f"/game new game:{game} opponent:bob {opts}")
         gid = r[0].game_id

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from bot import helpdesk
-from bot.core import Core
+from bot import helpdesk, words
+from bot.commands import make_core
 from bot.store import Store
 from tests.bot.test_undo import table
 from tests.support.scripted import ONE_PER_GAME, play
@@ -19,7 +19,7 @@ NOW = re.compile(r"^You may use now: (.*?)(?: \(privately: in a direct message\)
 @pytest.fixture
 async def core(tmp_path):
     store = await Store.open(tmp_path / "h.db")
-    yield Core(store)
+    yield make_core(store)
     await store.close()
 
 
@@ -68,9 +68,9 @@ async def test_names_are_matched_forgivingly(core):
     r = await core.handle_line("alice", "console:#lobby", "/game new game:Chitin scenario:Basic opponent:bob")
     gid = r[0].game_id
     assert gid is not None and core.live[gid].config.scenario == "basic" and core.live[gid].config.game == "chitin"
-    assert helpdesk.direction("south") == "S" and helpdesk.direction("North-East") == "NE"
-    assert helpdesk.direction("s") == "S" and helpdesk.direction("northwest") == "NW"
-    assert helpdesk.direction("0608") == "0608"
+    assert words.direction("south") == "S" and words.direction("North-East") == "NE"
+    assert words.direction("s") == "S" and words.direction("northwest") == "NW"
+    assert words.direction("0608") == "0608"
 
 
 async def test_6_06_a_facing_given_as_a_word_is_understood(tmp_path):

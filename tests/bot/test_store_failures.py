@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.core import Core
+from bot.commands import make_core
 from bot.replay_tool import replay_record
 from bot.store import Store, StoreError
 from tests.support.table import play_toy
@@ -90,7 +90,7 @@ async def _played(tmp_path) -> tuple[Path, int]:
     db = tmp_path / "g.db"
     store = await Store.open(db)
     try:
-        core = Core(store)
+        core = make_core(store)
         r = await core.handle_line("alice", "console:#t", "/game new game:toy opponent:bob pile:20")
         gid = r[0].game_id
         await core.handle_line("bob", "console:#t", "/game accept")
@@ -113,7 +113,7 @@ async def test_a_damaged_log_before_the_snapshot_is_found_at_start_up(tmp_path, 
     c.close()
     store = await Store.open(db)
     try:
-        core = Core(store)
+        core = make_core(store)
         await core.start()
         assert gid in core.damaged and gid not in core.live
         r = await core.handle_line("alice", "console:#t", f"/game log game:{gid}")
@@ -130,7 +130,7 @@ async def _record(tmp_path) -> dict:
     db, gid = await _played(tmp_path)
     store = await Store.open(db)
     try:
-        core = Core(store)
+        core = make_core(store)
         await core.start()
         await core.handle_line("mo", "console:#t", f"/mod edit op:pile n:9 reason:recount game:{gid}", is_moderator=True)
         await core.handle_line("alice", "console:#t", f"/game resign confirm:yes game:{gid}")

@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.clocks import ClockKeeper
+from bot.commands import make_core
 from bot.core import Core, Limits
 from bot.live import full_replay
 from bot.store import Store
@@ -175,7 +176,7 @@ async def test_race_rollback_and_move(core, store):
 @pytest.mark.parametrize("first", ["accept", "withdraw"])
 async def test_race_accept_and_withdraw(tmp_path, first):
     store = await Store.open(tmp_path / "r.db")
-    core = Core(store)
+    core = make_core(store)
     r = await say(core, "alice", "/game new game:toy opponent:bob")
     gid = r[0].game_id
     accept, withdraw = say(core, "bob", "/game accept"), say(core, "alice", "/game decline")
@@ -186,7 +187,7 @@ async def test_race_accept_and_withdraw(tmp_path, first):
     assert (gid in core.live) == (row.status == "active")
     await store.close()
     store = await Store.open(tmp_path / "r.db")
-    again = Core(store)
+    again = make_core(store)
     await again.start()
     assert (gid in again.live) == (first == "accept")
     await store.close()
@@ -343,7 +344,7 @@ async def test_a_huge_option_name_is_refused_without_echoing_it(core, store):
 # --- 6. limits ------------------------------------------------------------------------------------------
 
 async def test_open_invitations_are_limited_per_member_and_per_community(store):
-    core = Core(store, limits=Limits(invites_per_member=2, invites_per_community=3))
+    core = make_core(store, limits=Limits(invites_per_member=2, invites_per_community=3))
     for _ in range(2):
         assert (await say(core, "alice", "/game new game:toy opponent:bob"))[0].to == "channel"
     r = await say(core, "alice", "/game new game:toy opponent:bob")
@@ -358,7 +359,7 @@ async def test_open_invitations_are_limited_per_member_and_per_community(store):
 
 async def test_invitations_expire_and_are_declined(store):
     now = [datetime(2026, 12, 1, tzinfo=UTC)]
-    core = Core(store, clock=lambda: now[0], limits=Limits(invite_days=7))
+    core = make_core(store, clock=lambda: now[0], limits=Limits(invite_days=7))
     r = await say(core, "alice", "/game new game:toy opponent:bob")
     gid = r[0].game_id
     keeper = ClockKeeper(core, now=lambda: now[0])

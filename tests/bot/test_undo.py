@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from bot.commands import make_core
 from bot.console import Console
 from bot.core import Core
 from bot.live import full_replay, load_live
@@ -42,7 +43,7 @@ class Table:
 
 async def table(tmp_path: Path) -> tuple[Table, Store]:
     store = await Store.open(tmp_path / "u.db")
-    core = Core(store)
+    core = make_core(store)
     console = Console(core, None, io.StringIO(), boards=False)
     return Table(core, console, (SCRIPTS / "chitin_basic.txt").read_text().splitlines()), store
 

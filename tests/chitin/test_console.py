@@ -5,14 +5,14 @@ from __future__ import annotations
 import random
 import re
 
-from bot.core import Core
+from bot.commands import make_core
 from bot.store import Store
 from tests.chitin.test_playouts import keen_choice
 
 
 async def play(tmp_path, line: str, seed: int) -> tuple[list[str], str]:  # type: ignore[no-untyped-def]
     store = await Store.open(tmp_path / "c.db")
-    core = Core(store)
+    core = make_core(store)
     r = await core.handle_line("alice", "console:#game-1", line)
     gid = r[0].game_id
     assert gid is not None, r[0].text

@@ -5,14 +5,14 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-from bot.core import Core
+from bot.commands import make_core
 from tests.discord.actors import BOB, Table
 from tests.discord.conftest import start_bot
 from tests.fakediscord import payloads as P
 
 
 async def test_the_clock_loop_posts_reminders(fake, store):
-    running = await start_bot(fake, Core(store), tick_seconds=0.02)
+    running = await start_bot(fake, make_core(store), tick_seconds=0.02)
     try:
         t = Table(fake, running.client)
         sent = await t.slash("alice", P.CHANNEL_ID, "game", {"game": "toy", "opponent": ("user", BOB),
@@ -34,7 +34,7 @@ async def test_the_clock_loop_posts_reminders(fake, store):
 
 
 async def test_expiry_alerts_go_to_the_servers_alerts_channel(fake, store):
-    running = await start_bot(fake, Core(store))
+    running = await start_bot(fake, make_core(store))
     try:
         t = Table(fake, running.client)
         sent = await t.slash("alice", P.CHANNEL_ID, "game", {"game": "toy", "opponent": ("user", BOB)}, sub="new")

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from bot.core import Core
+from bot.commands import make_core
 from tests.discord.actors import BOB, Table, ephemeral, texts
 from tests.discord.conftest import start_bot
 from tests.fakediscord import payloads as P
@@ -40,7 +40,7 @@ def posted_texts(fake) -> Counter:
 @pytest.fixture
 async def quick(fake, store):
     """A bot whose retry task re-posts after 20 ms instead of seconds."""
-    core = Core(store, new_seed=lambda: "seed-f")
+    core = make_core(store, new_seed=lambda: "seed-f")
     running = await start_bot(fake, core)
     running.client.hive.delivery.retry_first = 0.02
     yield running
@@ -218,14 +218,14 @@ async def test_announcement_channels_and_private_threads_are_refused_explicitly(
 
 
 async def test_the_commands_are_synced_only_when_they_changed_or_when_asked(fake, store):
-    first = await start_bot(fake, Core(store))
+    first = await start_bot(fake, make_core(store))
     await first.stop()
     puts = [r for r in fake.requests if r.method == "PUT"]
     assert len(puts) == 1
-    second = await start_bot(fake, Core(store))
+    second = await start_bot(fake, make_core(store))
     await second.stop()
     assert len([r for r in fake.requests if r.method == "PUT"]) == 1
-    third = await start_bot(fake, Core(store), force_sync=True)
+    third = await start_bot(fake, make_core(store), force_sync=True)
     await third.stop()
     assert len([r for r in fake.requests if r.method == "PUT"]) == 2
 
@@ -233,7 +233,7 @@ async def test_the_commands_are_synced_only_when_they_changed_or_when_asked(fake
 async def test_a_failed_sync_is_logged_and_retried_and_the_bot_runs_on(fake, store, monkeypatch, caplog):
     monkeypatch.setattr("bot.discord.client.SYNC_RETRY_FIRST", 0.02)
     fault = fake.fail("PUT", r"/applications/.*", status=503, times=2)
-    running = await start_bot(fake, Core(store))
+    running = await start_bot(fake, make_core(store))
     try:
         assert "command sync failed" in caplog.text
         await asyncio.wait_for(running.client.synced.wait(), timeout=5)

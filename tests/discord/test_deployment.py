@@ -13,7 +13,7 @@ import pytest
 
 from bot import cli
 from bot.clocks import HEARTBEAT_KEY
-from bot.core import Core
+from bot.commands import make_core
 from tests.discord.conftest import start_bot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +26,7 @@ def beat(db: Path, at: datetime) -> None:
 
 
 async def test_health_is_good_while_the_heartbeat_is_fresh(fake, store, tmp_path, capsys):
-    running = await start_bot(fake, Core(store))
+    running = await start_bot(fake, make_core(store))
     await running.stop()
     db = Path(store.path)
     assert cli.health(db) == 0

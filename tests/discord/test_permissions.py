@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from bot.commands import make_core
 from bot.core import Core, Limits
 from tests.discord.actors import MEMBERS, Member, Table
 from tests.discord.conftest import start_bot
@@ -113,7 +114,7 @@ async def fingerprint(core: Core, gid: int | None) -> tuple:
 
 @pytest.mark.parametrize("c", CASES, ids=lambda c: f"{c.name} {c.sub or ''}".strip())
 async def test_only_the_right_members_change_anything(fake, store, c: Case):
-    core = Core(store, limits=Limits(invites_per_member=100))
+    core = make_core(store, limits=Limits(invites_per_member=100))
     running = await start_bot(fake, core)
     fake.channels[str(OTHER_CHANNEL)] = P.text_channel(OTHER_CHANNEL, OTHER_GUILD, "elsewhere")
     try:

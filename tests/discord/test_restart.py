@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from bot.clocks import HEARTBEAT_KEY
+from bot.commands import make_core
 from bot.core import Core
 from tests.discord.actors import BOB, Table, ephemeral, texts
 from tests.discord.conftest import start_bot
@@ -25,7 +26,7 @@ def panel_message(t: Table, thread: str):
 
 async def test_restart_mid_game(fake, store):
     fake.closed_dms.add(str(BOB))
-    first = await start_bot(fake, Core(store, new_seed=lambda: "seed-r"))
+    first = await start_bot(fake, make_core(store, new_seed=lambda: "seed-r"))
     t = Table(fake, first.client)
     gid, thread = await begin(t, first.client.core)
     clock_before = first.client.keeper.states[gid]
@@ -33,7 +34,7 @@ async def test_restart_mid_game(fake, store):
     await first.stop()
 
     posted = len(fake.sent)
-    second = await start_bot(fake, Core(store, new_seed=lambda: "seed-r2"))
+    second = await start_bot(fake, make_core(store, new_seed=lambda: "seed-r2"))
     try:
         assert len(fake.sent) == posted
         assert second.client.keeper.states[gid].deadline == clock_before.deadline
@@ -48,7 +49,7 @@ async def test_restart_mid_game(fake, store):
 
 
 async def test_unposted_replies_are_posted_once_after_a_restart(fake, store):
-    core = Core(store, new_seed=lambda: "seed-u")
+    core = make_core(store, new_seed=lambda: "seed-u")
     first = await start_bot(fake, core)
     t = Table(fake, first.client)
     gid, thread = await begin(t, core)
@@ -58,17 +59,17 @@ async def test_unposted_replies_are_posted_once_after_a_restart(fake, store):
     public = [r for r in late if r.to == "channel"]
     assert public and all(r.outbox_id is not None for r in public)
 
-    second = await start_bot(fake, Core(store))
+    second = await start_bot(fake, make_core(store))
     await second.stop()
     reposted = [s for s in fake.sent if "A has chosen" in s.content]
     assert len(reposted) == 1 and reposted[0].channel == thread
-    third = await start_bot(fake, Core(store))
+    third = await start_bot(fake, make_core(store))
     await third.stop()
     assert len([s for s in fake.sent if "A has chosen" in s.content]) == 1
 
 
 async def test_downtime_extends_the_clock_and_says_so(fake, store):
-    first = await start_bot(fake, Core(store, new_seed=lambda: "seed-d"))
+    first = await start_bot(fake, make_core(store, new_seed=lambda: "seed-d"))
     t = Table(fake, first.client)
     gid, thread = await begin(t, first.client.core)
     deadline = first.client.keeper.states[gid].deadline
@@ -77,7 +78,7 @@ async def test_downtime_extends_the_clock_and_says_so(fake, store):
         two_hours_ago = datetime.now(UTC) - timedelta(hours=2)
         await store.set_place_settings(HEARTBEAT_KEY, {"at": two_hours_ago.isoformat()})
 
-    second = await start_bot(fake, Core(store))
+    second = await start_bot(fake, make_core(store))
     try:
         moved = second.client.keeper.states[gid].deadline - deadline
         assert timedelta(hours=1, minutes=59) <= moved <= timedelta(hours=2, minutes=5)

@@ -11,6 +11,7 @@ import asyncio
 import random
 import sys
 
+from bot.commands import make_core
 from bot.core import Core
 from bot.store import Store
 from engine.core import registry
@@ -27,7 +28,7 @@ def out(line: str) -> None:
 async def main(db: str, total: int, seed: int) -> None:
     registry.register(ToyGame())
     store = await Store.open(db)
-    core = Core(store)
+    core = make_core(store)
     unposted = await core.start()
     for r in unposted:
         out(f"reposted {r.outbox_id}")

@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 import tests.support.annihilator_policy as annihilator_policy
-from bot.core import Core
+from bot.commands import make_core
 from bot.live import Live
 from bot.store import Store
 from engine.core.dice import SeededDice
@@ -71,7 +71,7 @@ def choose(g: Live, seat: str, legal: list[Action], rng: random.Random, seq: int
 async def make(game: str, seed: int, options: list[str], max_actions: int = 4000) -> list[str]:
     """Play a game to its end; return the console lines that replay it."""
     store = await Store.open(Path(tempfile.mkdtemp()) / "m.db")
-    core = Core(store)
+    core = make_core(store)
     rng = random.Random(seed)
     opts = " ".join(options)
     lines = [f"alice: /game new game:{game} opponent:bob seed:{seed} {opts}".rstrip(), "bob: /game accept"]

@@ -6,6 +6,7 @@ import io
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from bot.commands import make_core
 from bot.console import Console
 from bot.core import Core
 from bot.replies import Reply
@@ -21,7 +22,7 @@ async def play(script: str, db: Path) -> AsyncIterator[tuple[str, list[Reply], C
     """Yield ``(line, replies, core)`` for every line of ``tests/scripts/<script>.txt``."""
     store = await Store.open(db)
     try:
-        core = Core(store)
+        core = make_core(store)
         console = Console(core, None, io.StringIO(), boards=False)
         await console.start()
         for line in (SCRIPTS / f"{script}.txt").read_text().splitlines():
