@@ -102,6 +102,26 @@ async def render_board_png(core: Core, game_id: int, viewer: str | None,
     return await asyncio.to_thread(board, view)
 
 
+WARM_GAMES = 12
+"""How many of the most recently active games have their board drawn (and dropped) at start-up."""
+
+
+async def warm_up(core: Core, maps: list[str] | None = None, games: int = WARM_GAMES) -> int:
+    """At start-up, in the background: build every map's terrain layers, then, once the games are
+    loaded, draw and drop the current board of the ``games`` most recently active ones, so their
+    counters, stacks and hex numbers are kept too and the first board after a restart is not
+    slower than the next. Drawn in a worker thread; returns how many boards were drawn."""
+    from render import prewarm
+
+    await asyncio.to_thread(prewarm, maps)
+    await core.all_loaded.wait()
+    recent = sorted((g for g in core.live.values() if g.state is not None and g.row.status == "active"),
+                    key=lambda g: g.row.updated_at, reverse=True)[:games]
+    views = [(g.rules.view(g.state, None), None) for g in recent if g.state is not None]
+    await asyncio.to_thread(prewarm, [], views)
+    return len(views)
+
+
 MAX_FRAMES = 120
 """At most this many frames in a replay animation (one a turn; evenly thinned beyond it, the last kept)."""
 _GIFS: OrderedDict[tuple[int, int, int, int], bytes] = OrderedDict()

@@ -90,6 +90,8 @@ class Core:
         """Games in play not loaded into memory yet (start-up loads them in the background)."""
         self._loading: dict[int, asyncio.Future[None]] = {}
         self.loader: asyncio.Task[None] | None = None
+        self.all_loaded = asyncio.Event()
+        """Set once start-up has loaded every game in play (``start``)."""
 
     def command_words(self) -> set[str]:
         """The first word of every command in the table (``game``, ``mod``, ``help`` ...)."""
@@ -104,6 +106,7 @@ class Core:
         for gid in list(self.unloaded):
             await self.load(gid)
             await asyncio.sleep(0)
+        self.all_loaded.set()
 
     async def load(self, gid: int) -> Live | None:
         """The game ``gid`` in memory, loading it first if start-up has not yet (None if not in play)."""

@@ -10,6 +10,7 @@ import signal
 import discord
 
 from bot.commands import make_core
+from bot.core import Core
 from bot.settings import Settings
 from bot.store import Store
 
@@ -36,28 +37,31 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None, *, force_
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
-    # The maps' terrain layers and palettes, built in the background: the first board after a start
-    # is then no slower than the next (render.prewarm).
-    warm = asyncio.create_task(asyncio.to_thread(_prewarm), name="hexhive-prewarm")
     store = await Store.open(settings.database)
+    warm: asyncio.Task[None] | None = None
     try:
-        client = HexhiveClient(make_core(store, limits=settings.limits()), dev_guild_id=settings.dev_guild_id,
-                               force_sync=force_sync)
+        core = make_core(store, limits=settings.limits())
+        # The maps' terrain layers and the boards of the most recently active games, drawn in the
+        # background: the first board after a start is then no slower than the next (boards.warm_up).
+        warm = asyncio.create_task(_warm_up(core), name="hexhive-prewarm")
+        client = HexhiveClient(core, dev_guild_id=settings.dev_guild_id, force_sync=force_sync)
         return await _run_until(client, settings.discord_token.get_secret_value(), stop)
     finally:
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(sig)
-        await store.close()
-        if not warm.done():
+        if warm is not None and not warm.done():
             warm.cancel()
+        await store.close()
 
 
-def _prewarm() -> None:
+async def _warm_up(core: Core) -> None:
     try:
-        from render import prewarm
+        from bot.boards import warm_up
 
-        log.info("board layers ready: %d", prewarm())
+        log.info("board layers ready; boards of %d recent games drawn in advance", await warm_up(core))
+    except asyncio.CancelledError:
+        raise
     except Exception:
         log.exception("could not build the board layers in advance (boards will build them on first use)")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import threading
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -117,10 +117,14 @@ def _public_part(view: View) -> View:
     })
 
 
-def prewarm(maps: list[str] | None = None) -> int:
+def prewarm(maps: list[str] | None = None, views: Sequence[tuple[View, View | None]] = ()) -> int:
     """Build and keep each map's terrain layers (the full board's and the focus views') and their
     palettes, so the first board after a start is not slower than the next. Call it in the
-    background at start-up (it takes a second or two a map). Returns how many layers are ready."""
+    background at start-up (it takes a second or two a map). Returns how many layers are ready.
+
+    ``views`` are boards to draw and drop after that, (view, spectator's view) pairs: the current
+    positions of the games most likely to be played next, whose counters, stacks and hex numbers
+    are then kept too (the bot passes its most recently active games, ``bot.boards.warm_up``)."""
     from engine.core.maps import DATA_DIR
     from render.focus import FOCUS_SIZES, whole_size
 
@@ -141,6 +145,8 @@ def prewarm(maps: list[str] | None = None) -> int:
             caption=("warm-up",),
         )
         boards(sample, game_map=game_map)
+    for view, public in views:
+        boards(view, public=public)
     return n
 
 

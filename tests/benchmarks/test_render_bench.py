@@ -95,25 +95,3 @@ def test_bench_focus_view_adds_at_most_a_quarter_to_the_board(benchmark, script)
     print(f"{script}: board {statistics.median(alone) / len(posts) * 1000:.1f} ms, "
           f"with the focus view {statistics.median(post) / len(posts) * 1000:.1f} ms, ratio {ratio:.2f}")
     assert ratio <= 1.25
-
-
-def test_bench_first_board_after_prewarm_is_not_slower(benchmark):
-    """Issue 11: with render.prewarm() run at start-up, the first board of a map costs at most 1.5 times
-    the next (goal). Measured on the 2-core machine: 2.3-2.5 times after prewarm (the position's own
-    counters and texts are still drawn the first time), 7-13 times without it."""
-    import time
-
-    from engine.core.maps import load_map
-    from render.terrain import clear_cache
-    from tests.render.scripted import board_views_of
-
-    v, p = board_views_of("chitin_small")[10]
-    clear_cache()
-    render.prewarm([v.map])
-    t = time.perf_counter()
-    render.boards(v, public=p)
-    first = time.perf_counter() - t
-    second = benchmark(render.boards, v, public=p)
-    assert second.full and load_map(v.map)
-    print(f"first board after prewarm {first * 1000:.1f} ms, next {benchmark.stats.stats.median * 1000:.1f} ms")
-    assert first <= 1.5 * benchmark.stats.stats.median
