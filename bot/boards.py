@@ -116,7 +116,7 @@ async def warm_up(core: Core, maps: list[str] | None = None, games: int = WARM_G
     await asyncio.to_thread(prewarm, maps)
     await core.all_loaded.wait()
     recent = sorted((g for g in core.live.values() if g.state is not None and g.row.status == "active"),
-                    key=lambda g: g.row.updated_at, reverse=True)[:games]
+                    key=lambda g: (g.row.updated_at, g.id), reverse=True)[:games]
     views = [(g.rules.view(g.state, None), None) for g in recent if g.state is not None]
     await asyncio.to_thread(prewarm, [], views)
     return len(views)

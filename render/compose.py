@@ -145,8 +145,11 @@ def prewarm(maps: list[str] | None = None, views: Sequence[tuple[View, View | No
             caption=("warm-up",),
         )
         boards(sample, game_map=game_map)
-    for view, public in views:
-        boards(view, public=public)
+    from render.sprites import keeping_texts
+
+    with keeping_texts():
+        for view, public in views:
+            boards(view, public=public)
     return n
 
 

@@ -179,6 +179,19 @@ def on_paper(
 _SEEN: set[Hashable] = set()
 """Texts drawn once straight on the board; the second time, a picture of them is kept."""
 SEEN_LIMIT = 8192
+_KEEP = threading.local()
+
+
+@contextmanager
+def keeping_texts() -> Iterator[None]:
+    """In this thread, keep a picture of every text at its first use (a warm-up draws boards
+    whose texts are expected again: the first real board then draws none of them)."""
+    before = getattr(_KEEP, "on", False)
+    _KEEP.on = True
+    try:
+        yield
+    finally:
+        _KEEP.on = before
 
 
 def blend(top: RGB, alpha: int, under: RGB) -> RGB:
@@ -202,7 +215,7 @@ def put_text(
     if not text:
         return
     key = ("text", text, font.path, font.size, fill, anchor, stroke_width, stroke_fill)
-    if PIECES.peek(key) is None and key not in _SEEN:
+    if PIECES.peek(key) is None and key not in _SEEN and not getattr(_KEEP, "on", False):
         if len(_SEEN) >= SEEN_LIMIT:
             _SEEN.clear()
         _SEEN.add(key)

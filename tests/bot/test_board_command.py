@@ -30,3 +30,30 @@ async def test_game_board_refuses_an_unknown_view_or_hex(core, store):
     for bad in ("view:sideways", "around:9999", "around:hello"):
         r = await say("alice", f"/game board {bad} game:{g.id}")
         assert r[0].to == "private" and r[0].text.startswith("Sorry") and not r[0].board, (bad, r[0].text)
+
+
+async def test_start_up_warm_up_draws_the_recent_games_so_their_first_board_makes_no_new_sprite(store, tmp_path):
+    """Issue 11: the first board after a restart is not slower than the next. After ``warm_up`` the
+    first board of a recently active game is drawn from kept pieces only; a game beyond the
+    ``games`` most recent ones still has its own pieces to draw."""
+    from bot.boards import render_board_images, warm_up
+    from bot.commands import make_core
+    from render.sprites import PIECES, clear_caches
+    from render.terrain import clear_cache
+    from tests.support.table import open_table
+
+    first = make_core(store, new_seed=lambda: "warm")
+    old, _ = await open_table(first, "console:#old", "game:oneworld")
+    new, say = await open_table(first, "console:#new", "game:chitin scenario:small")
+    await say("alice", "/game status")
+    clear_cache()
+    clear_caches()
+    again = make_core(store)
+    await again.start(background=True)
+    drawn = await warm_up(again, ["chitin", "oneworld"], games=1)
+    assert drawn == 1
+    made = PIECES.stats["made"]
+    assert await render_board_images(again, new.id, None) is not None
+    assert PIECES.stats["made"] == made, "the recent game's first board drew pieces the warm-up had not kept"
+    assert await render_board_images(again, old.id, None) is not None
+    assert PIECES.stats["made"] > made, "the older game was not warmed, so it should have drawn its own pieces"
