@@ -62,7 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     dsub = d.add_subparsers(dest="dbcmd", required=True)
     b = dsub.add_parser("backup", help="a consistent copy while the bot runs")
     b.add_argument("path", type=Path)
-    dsub.add_parser("check", help="integrity check and replay of every game against its snapshots")
+    dcheck = dsub.add_parser("check", help="integrity check and replay of every game against its snapshots")
+    dcheck.add_argument("--full", action="store_true",
+                        help="check every action's legality again, not only those after the last snapshot")
     h = sub.add_parser("health", help="exit 0 when the running bot wrote its heartbeat recently (for a health check)")
     h.add_argument("--max-age", type=float, default=HEALTH_MAX_AGE,
                    help=f"seconds the last heartbeat may be old (default {HEALTH_MAX_AGE:.0f})")
@@ -103,7 +105,7 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
 
         if args.dbcmd == "backup":
             return asyncio.run(dbtools.backup(settings.database, args.path))
-        return asyncio.run(dbtools.check(settings.database))
+        return asyncio.run(dbtools.check(settings.database, full=args.full))
     if args.cmd == "console":
         from bot.console import interactive, run_script
 

@@ -169,3 +169,44 @@ async def test_an_exported_oneworld_game_replays_exactly(tmp_path):
     rec = GameRecord.model_validate_json((tmp_path / "out" / "hexhive-game-1.json").read_text())
     assert rec.outcome is not None and rec.seed == "1" and len(rec.actions) > 300
     assert check_record(rec, None) == ([], [])
+
+
+async def _tamper(store, gid: int, seq: int, action: str) -> None:
+    async with store.transaction():
+        await store.db.execute("UPDATE actions SET action = ? WHERE game_id = ? AND seq = ?", (action, gid, seq))
+
+
+async def _toy_of(core, actions: int) -> int:
+    from tests.bot.test_costs import _very_long_game
+
+    return await _very_long_game(core, actions)
+
+
+async def test_db_check_checks_the_legality_of_the_actions_after_the_last_snapshot(core, store):
+    """A take of 7 stones (T.2 allows 1 to 3) after the last snapshot: no snapshot vouches for it, so
+    the plain check replays it with its legality checked and reports it."""
+    gid = await _toy_of(core, 60)  # a snapshot at 50, ten actions after it
+    row = await store.db.execute_fetchall("SELECT COALESCE(MAX(seq), 0) FROM snapshots WHERE game_id = ?", (gid,))
+    last_snapshot = row[0][0]
+    takes = await store.db.execute_fetchall(
+        "SELECT seq FROM actions WHERE game_id = ? AND seq > ? AND action LIKE '%take%'", (gid, last_snapshot))
+    await _tamper(store, gid, takes[-1][0], '{"verb": "take", "args": {"n": "7"}}')
+    problems = await check_store(store)
+    assert any(f"game #{gid}" in p and "replay fails" in p for p in problems), problems
+
+
+async def test_db_check_finds_a_changed_action_before_a_snapshot_by_the_snapshots_and_full_by_legality(
+        core, store):
+    gid = await _toy_of(core, 70)  # a snapshot every 50 actions: one at 50
+    takes = await store.db.execute_fetchall(
+        "SELECT seq FROM actions WHERE game_id = ? AND seq < 40 AND action LIKE '%take%'", (gid,))
+    seq = takes[0][0]
+    (row,) = await store.db.execute_fetchall("SELECT action FROM actions WHERE game_id = ? AND seq = ?", (gid, seq))
+    n = json.loads(row[0])["args"]["n"]
+    other = "1" if n != "1" else "2"
+    await _tamper(store, gid, seq, json.dumps({"verb": "take", "args": {"n": other}}))
+    plain = await check_store(store)
+    assert any(f"game #{gid}" in p and "differs" in p for p in plain), plain
+    await _tamper(store, gid, seq, '{"verb": "take", "args": {"n": "7"}}')
+    full = await check_store(store, full=True)
+    assert any(f"game #{gid}" in p and "replay fails" in p for p in full), full
