@@ -282,19 +282,35 @@ def _face_down(d: ImageDraw.ImageDraw, box: list[float], rad: int, body: RGB) ->
 
 
 def _disrupted(d: ImageDraw.ImageDraw, box: list[float], w: float, floor: int | None = None) -> None:
-    leg = w * 0.44
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    t = _disrupted_mark(x, y, w, floor)
+    leg = _disrupted_leg(w, t.size)
     x1, y0 = box[2], box[1]
     d.polygon([(x1 - leg, y0), (x1, y0), (x1, y0 + leg)], fill=DISRUPTED)
     d.line(
         [(box[0] + 2, box[3] - 2), (box[2] - 2, box[3] - 2)], fill=DISRUPTED, width=max(2, round(w * 0.09))
     )
-    d.text(
-        (x1 - leg * 0.3, y0 + leg * 0.32),
-        "D",
-        font=font(max(floor or 0, round(w * 0.24)), "bold"),
-        fill=(255, 255, 255),
-        anchor="mm",
-    )
+    # A red edge round the letter, so it reads where a small counter's corner is too small for it.
+    d.text((t.x, t.y), "D", font=t.font, fill=(255, 255, 255), anchor="mm", stroke_width=1, stroke_fill=DISRUPTED)
+
+
+def _disrupted_leg(w: float, size: int) -> float:
+    """The side of a disrupted counter's red corner: room for its "D" (at most 0.62 of the counter)."""
+    return min(max(w * 0.44, size * 2.0), w * 0.62)
+
+
+def _disrupted_mark(x: float, y: float, w: float, floor: int | None = None) -> CounterText:
+    f = font(max(floor or 0, round(w * 0.24)), "bold")
+    leg = _disrupted_leg(w, int(f.size))
+    return CounterText("D", x + w / 2 - leg * 0.3, y - w / 2 + leg * 0.32, f)
+
+
+def disrupted_text(x: float, y: float, w: float, cv: CounterView, floor: int | None = None) -> CounterText | None:
+    """The "D" a disrupted counter centred at (x, y), ``w`` px square, carries in its corner (at
+    least ``floor`` px, so it reads in the focus view), or None."""
+    if not cv.disrupted or cv.hidden:
+        return None
+    return _disrupted_mark(x, y, w, floor)
 
 
 def _facing(d: ImageDraw.ImageDraw, x: float, y: float, w: float, facing: int) -> None:

@@ -264,22 +264,24 @@ def draw_marker(d: ImageDraw.ImageDraw, x: float, y: float, r: float, mv: Marker
         _disc(d, x, y, r, colour, shade(colour, 0.45), text or marker_name(kind)[:1])
 
 
+def marker_box(x: float, y: float, r: float, mv: MarkerView) -> tuple[float, float, float, float]:
+    """The box a marker drawn at (x, y) with radius ``r`` covers: its disc, or the tag as wide as
+    its text that a text too long for the disc goes on."""
+    kind = marker_kind(mv.kind)
+    text = (mv.text or "C") if kind == "charge" else mv.text
+    if text and kind not in ("tower", "impact", "god", "obstructed"):
+        f = fit_font(text, r * 1.7, max(TAG_FONT, round(r * 0.85)), "condensed", TAG_FONT)
+        if f.getlength(text) > r * 1.7:
+            half = f.getlength(text) / 2 + 3
+            hh = max(r * 0.7, f.size * 0.5 + 2)
+            return (x - half, y - hh, x + half + 1, y + hh + 2)
+    return (x - r * 1.15, y - r * 1.15, x + r * 1.15, y + r * 1.15)
+
+
 def marker_kind(kind: str) -> str:
     """The drawn style of a marker kind: a known kind, or a known kind before a dash."""
     base = kind.split("-", 1)[0]
     return kind if kind in MARKERS or base not in MARKERS else base
-
-
-def marker_slots(n: int, size: float, crowded: bool) -> list[tuple[float, float, float]]:
-    """(dx, dy, radius) for ``n`` markers in a hex; beside the counters when the hex also holds counters."""
-    if not crowded and n == 1:
-        return [(0.0, 0.12 * size, 0.42 * size)]
-    r = 0.24 * size if crowded else 0.3 * size
-    out = []
-    for i in range(n):
-        side = -1 if i % 2 == 0 else 1
-        out.append((side * 0.66 * size, (0.42 - 0.5 * (i // 2)) * size, r))
-    return out
 
 
 def draw_arrow(d: ImageDraw.ImageDraw, lay: Layout, src: Hex, dst: Hex, av: ArrowView) -> None:
