@@ -510,8 +510,9 @@ def card_image(view: View) -> Image.Image:
 def paint_highlights(img: Image.Image, lay: Layout, lit: list[tuple[Hex, HighlightView]]) -> None:
     """Every highlight's tint first, then the outlines, a second one on a hex inside the first."""
     for h, hv in lit:
-        place_tint(img, lay, h, hv)
+        if hv.kind != "zoc":  # a zone of control is a hatch alone
+            place_tint(img, lay, h, hv)
     levels: dict[Hex, int] = defaultdict(int)
-    for h, hv in lit:
+    for h, hv in sorted(lit, key=lambda lh: lh[1].kind != "zoc"):  # a zone of control's hatch under the rest
         place_outline(img, lay, h, hv, levels[h])
-        levels[h] += 1
+        levels[h] += hv.kind != "zoc"  # it has no outline: another highlight keeps the hex edge

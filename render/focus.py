@@ -42,7 +42,7 @@ FOCUS_SIZES = (44, 38, 32, 27, 22)
 """Hex sizes a region is drawn at, largest first: the largest whose frame fits ``DISPLAY_W``."""
 MAX_H = 640
 """The tallest map area of a focus view (px)."""
-QUIET = frozenset({"preview", "legal", "target"})
+QUIET = frozenset({"preview", "legal", "target", "zoc"})
 
 
 def quiet(kind: str) -> bool:

@@ -17,6 +17,7 @@ from render.style import (
     OTHER_ARROW,
     OTHER_HIGHLIGHT,
     RGB,
+    ZOC,
     charge_colour,
     fit_font,
     font,
@@ -57,6 +58,8 @@ def highlight_style(kind: str) -> tuple[RGB, int, str]:
     charge = charge_colour(kind)
     if charge is not None:
         return charge, 70, "dotted"
+    if kind == "zoc":
+        return ZOC
     return HIGHLIGHTS.get(kind, OTHER_HIGHLIGHT)
 
 
@@ -122,6 +125,10 @@ def outline_highlight(d: ImageDraw.ImageDraw, lay: Layout, h: Hex, hv: Highlight
     elif style == "hatched":
         d.line(ring, fill=colour, width=max(2, width - 1), joint="curve")
         _hatch(d, pts, colour, max(5.0, lay.size / 4))
+    elif style == "light-hatch":
+        # Thin, faint and the other way from ``hatched``, across the whole hex: the terrain, the
+        # counters and any other highlight read through it.
+        _hatch(d, lay.corners(h, 1), colour, max(5.0, lay.size / 5), alpha=70, width=1, rising=True)
     elif style == "dotted":
         r = width * 0.62
         for (x1, y1), (x2, y2) in zip(ring, ring[1:]):
@@ -138,12 +145,27 @@ def outline_highlight(d: ImageDraw.ImageDraw, lay: Layout, h: Hex, hv: Highlight
             d.ellipse([x1 - width / 2, y1 - width / 2, x1 + width / 2, y1 + width / 2], fill=colour)
 
 
-def _hatch(d: ImageDraw.ImageDraw, poly: list[Point], colour: RGB, step: float) -> None:
-    """Diagonal lines across a convex polygon, clipped to it."""
+def _hatch(
+    d: ImageDraw.ImageDraw,
+    poly: list[Point],
+    colour: RGB,
+    step: float,
+    alpha: int = 170,
+    width: int = 2,
+    rising: bool = False,
+) -> None:
+    """Diagonal lines across a convex polygon, clipped to it (``rising``: lower left to upper right)."""
+    k = -1 if rising else 1  # a rising hatch is the falling one of the mirrored polygon, mirrored back
+    for (x1, y1), (x2, y2) in _hatch_lines([(k * x, y) for x, y in poly], step):
+        d.line([(k * x1, y1), (k * x2, y2)], fill=colour + (alpha,), width=width)
+
+
+def _hatch_lines(poly: list[Point], step: float) -> list[tuple[Point, Point]]:
+    """The lines x + y = c, ``step`` apart, clipped to a convex polygon."""
     n = len(poly)
+    out: list[tuple[Point, Point]] = []
     c = min(x + y for x, y in poly) + step / 2
     while c < max(x + y for x, y in poly):
-        # The line x + y = c, as (x, c - x); clip x to the polygon's edges.
         hits: list[float] = []
         for i in range(n):
             (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
@@ -154,8 +176,9 @@ def _hatch(d: ImageDraw.ImageDraw, poly: list[Point], colour: RGB, step: float) 
             hits.append(x1 + (x2 - x1) * t)
         if len(hits) >= 2:
             a, b = min(hits), max(hits)
-            d.line([(a, c - a), (b, c - b)], fill=colour + (170,), width=2)
+            out.append(((a, c - a), (b, c - b)))
         c += step
+    return out
 
 
 def _disc(d: ImageDraw.ImageDraw, x: float, y: float, r: float, fill: RGB, edge: RGB, text: str) -> None:

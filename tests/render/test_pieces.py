@@ -185,6 +185,38 @@ def test_highlight_kinds_have_distinct_colours():
     assert len({c for c, _, _ in HIGHLIGHTS.values()}) == len(HIGHLIGHTS) >= 6
 
 
+def test_a_zone_of_control_is_a_light_hatch_alone_under_the_other_highlights(plain_map):
+    """6.04, ``/game board zoc:on``: the hex is hatched, not tinted or outlined, and a moved
+    highlight on the same hex keeps its place at the hex edge."""
+    lay = board_layout(plain_map)
+    h = parse_ccrr(HEX)
+    x, y = lay.centre(h)
+    box = (round(x - lay.size * 0.5), round(y - lay.size * 0.5), round(x + lay.size * 0.5), round(y + lay.size * 0.5))
+    bare = render(view_of(), plain_map)
+    zoc = render(view_of(highlights=(HighlightView(hex=HEX, kind="zoc"),)), plain_map)
+    changed = sum(1 for a, b in zip(pixels(bare.crop(box)), pixels(zoc.crop(box))) if a != b)
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    assert 0.05 * area < changed < 0.5 * area  # lines across the hex, not a tint over all of it
+    far = lay.centre(parse_ccrr("0909"))
+    assert pixel(zoc, far) == pixel(bare, far)
+    moved = HighlightView(hex=HEX, kind="moved")
+    both = render(view_of(highlights=(moved, HighlightView(hex=HEX, kind="zoc"))), plain_map)
+    alone = render(view_of(highlights=(moved,)), plain_map)
+    pts = lay.corners(h, highlight_inset(lay.size))
+    mid = ((pts[1][0] + pts[2][0]) / 2, (pts[1][1] + pts[2][1]) / 2)
+    assert pixel(both, mid) == pixel(alone, mid) and near(pixel(both, mid), HIGHLIGHTS["moved"][0], 12)
+
+
+def test_a_zone_of_control_never_steers_the_focus_view(oneworld_map):
+    from render.focus import frame
+    from tests.render import views
+
+    base = views.oneworld_view()
+    hatched = base.model_copy(update={"highlights": base.highlights + (HighlightView(hex="0503", kind="zoc"),)})
+    assert parse_ccrr("0503") not in frame(base, oneworld_map)[0]
+    assert frame(hatched, oneworld_map)[0] == frame(base, oneworld_map)[0]
+
+
 def test_two_highlights_on_one_hex_both_show(plain_map):
     img = render(
         view_of(highlights=(HighlightView(hex=HEX, kind="moved"), HighlightView(hex=HEX, kind="loss"))),
