@@ -41,6 +41,7 @@ from render.stacks import (
     Drawing,
     Drawn,
     Text,
+    air_only,
     place_badges,
     place_markers,
     place_numbers,
@@ -460,11 +461,12 @@ def draw_pieces(
         if (h := there(mv.hex)) is not None:
             markers[h].append(mv)
     drawn = {h: cvs for h, cvs in stacks.items() if shown is None or h in shown}
+    air = {h for h, cvs in drawn.items() if air_only(view.game, cvs)}
     for h, cvs in sorted(drawn.items()):
-        place_stack(out, lay, h, cvs, view.sides, floor, crowded=crowded or bool(markers.get(h)))
+        place_stack(out, lay, h, cvs, view.sides, floor, crowded or bool(markers.get(h)), h in air)
     named = frozenset(game_map.named.values())
     for h, mvs in sorted(markers.items()):
-        place_markers(out, lay, h, mvs, h in drawn, floor, h in named, keep_text=shown is None)
+        place_markers(out, lay, h, mvs, h in drawn, floor, h in named, shown is None, h in air)
     place_badges(out)
     place_numbers(out, lay, {h for h, _ in lit} | set(markers) | set(drawn))
     avoid = [t.box for t in out.texts] + [b for _, b in out.boxes]
@@ -479,7 +481,10 @@ def hidden_stacks(view: View, game_map: GameMap, size: float) -> dict[Hex, list[
     """The stacks of the full board not all drawn in their hex (the panel lists them)."""
     stacks, _off = group_counters(view, game_map)
     marked = {h for mv in view.markers if (h := _parse(mv.hex, game_map)) is not None}
-    return {h: cvs for h, cvs in stacks.items() if shown_count(cvs, size, FULL_PX, h in marked) < len(cvs)}
+    return {
+        h: cvs for h, cvs in stacks.items()
+        if (1 if air_only(view.game, cvs) else shown_count(cvs, size, FULL_PX, h in marked)) < len(cvs)
+    }
 
 
 def card_image(view: View) -> Image.Image:

@@ -79,14 +79,39 @@ def shown_count(cvs: list[CounterView], size: float, floor: int, crowded: bool) 
     return 1 if crowded else min(len(cvs), legible_count(len(cvs), size, cvs, floor))
 
 
+AIR_SLOT = (0.34, 0.28, 0.58)
+"""(dx, dy, side) of the counter of a hex holding air units only, as fractions of the hex size: in
+its lower right, off the centre where a chit lies (Chitin: I, RULINGS "Air movement")."""
+AIR_GAMES = frozenset({"chitin"})
+"""Games whose counters without a facing are air units (Chitin: I's Plunge counters)."""
+
+
+def air_only(game: str, cvs: list[CounterView]) -> bool:
+    """Whether a hex's counters are all air units, drawn in a corner slot off the chit."""
+    return game in AIR_GAMES and bool(cvs) and all(cv.facing is None for cv in cvs)
+
+
 def place_stack(
-    out: Drawing, lay: Layout, h: Hex, cvs: list[CounterView], sides: dict[str, str], floor: int, crowded: bool
+    out: Drawing,
+    lay: Layout,
+    h: Hex,
+    cvs: list[CounterView],
+    sides: dict[str, str],
+    floor: int,
+    crowded: bool,
+    air: bool = False,
 ) -> None:
-    """The counters of one hex that fit legibly, their texts recorded, and a pending "+N" badge for the rest."""
+    """The counters of one hex that fit legibly, their texts recorded, and a pending "+N" badge for
+    the rest; ``air`` (air units alone in the hex): the top one in the hex's corner slot."""
     cx, cy = lay.centre(h)
     n = len(cvs)
-    m = shown_count(cvs, lay.size, floor, crowded)
-    slots = stack_slots(m, lay.size)
+    m = 1 if air else shown_count(cvs, lay.size, floor, crowded)
+    if air:
+        slots: list[tuple[float, float, float]] = [
+            (AIR_SLOT[0] * lay.size, AIR_SLOT[1] * lay.size, round(AIR_SLOT[2] * lay.size))
+        ]
+    else:
+        slots = stack_slots(m, lay.size)
     for cv, (dx, dy, w) in zip(cvs[:m], slots):
         x, y = round(cx + dx), round(cy + dy)
         place_counter(out.image, x, y, w, cv, side_colour(sides, cv.side), True, floor)
@@ -146,6 +171,8 @@ left of the counter (its "+N" badge takes the right), the first level with it, t
 then the upper right corner and either side of the hex number."""
 ALONE = ((-0.4, 0.12), (0.4, 0.12), (0.0, 0.5), (0.0, -0.3))
 """Marker slots in a hex with no counter and more than one marker."""
+BESIDE_AIR = ((-0.42, 0.08), (-0.3, 0.56), (-0.62, -0.36))
+"""Marker slots in a hex whose counters are air units in its corner slot: a chit left of the centre."""
 
 
 def place_markers(
@@ -157,14 +184,19 @@ def place_markers(
     floor: int,
     named: bool = False,
     keep_text: bool = False,
+    air: bool = False,
 ) -> None:
     """Markers in fixed slots around the hex edge, clear of a counter and its badge. A marker text
     that does not fit its slot at ``floor`` is left out (the icon says what it is), unless
-    ``keep_text`` and the wider tag it then needs meets no counter, counter text or marker."""
+    ``keep_text`` and the wider tag it then needs meets no counter, counter text or marker.
+    ``air``: the hex's counters are air units in its corner slot."""
     s = lay.size
     cx, cy = lay.centre(h)
-    if with_counters:
-        slots: tuple[tuple[float, float], ...] = BESIDE
+    if with_counters and air:
+        slots: tuple[tuple[float, float], ...] = BESIDE_AIR
+        r = 0.3 * s
+    elif with_counters:
+        slots = BESIDE
         r = 0.2 * s
     else:
         # A lone marker on a named hex (a brain core) sits higher, clear of the name's tag.

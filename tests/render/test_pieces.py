@@ -435,6 +435,29 @@ def test_a_north_facing_arrowhead_ends_under_the_hex_number(n, size):
         assert tip_y - w * ARROWHEAD >= number_bottom - 0.5, (n, size)
 
 
+def test_a_chitin_air_unit_sits_in_a_corner_slot_off_the_chit(plain_map):
+    """RULINGS Chitin 10 (8.011): an air unit (no facing) is drawn off the centre, so the chit
+    there stays in view; a ground unit in the same place keeps the centre."""
+    from render.compose import full_drawn
+    from tests.render.test_legibility import overlap_faults
+
+    lay = board_layout(plain_map)
+    cx, cy = lay.centre(parse_ccrr(HEX))
+    chit = MarkerView(hex=HEX, kind="chit", text="A 20")
+    plunge = CounterView(hex=HEX, side="A", label="R7", sub="PL 4")
+    drawn = full_drawn(view_of(game="chitin", counters=(plunge,), markers=(chit,)), plain_map)
+    ((_, unit),) = [(k, b) for k, b in drawn.boxes if k == "counter"]
+    ((_, disc),) = [(k, b) for k, b in drawn.boxes if k == "marker"]
+    assert not (unit[0] <= cx <= unit[2] and unit[1] <= cy <= unit[3])  # the centre is clear
+    assert unit[0] > cx and unit[1] >= cy - lay.size * 0.1  # in the lower right
+    assert disc[2] <= unit[0] and not overlap_faults(drawn)
+    assert any(t.text == "R7" for t in drawn.texts)
+    walker = plunge.model_copy(update={"facing": 0})
+    ground = full_drawn(view_of(game="chitin", counters=(walker,), markers=(chit,)), plain_map)
+    ((_, box),) = [(k, b) for k, b in ground.boxes if k == "counter"]
+    assert box[0] < cx < box[2]
+
+
 def test_markers_beside_a_big_stack_keep_off_its_counter_text(plain_map):
     """Charge tags and an impact star beside a stack of nine: in the hex edge's slots, none over the
     top counter's text; a tag too wide for its slot keeps its text only where that covers nothing."""
