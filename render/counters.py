@@ -295,14 +295,18 @@ def _disrupted(d: ImageDraw.ImageDraw, box: list[float], w: float, floor: int | 
 
 
 def _disrupted_leg(w: float, size: int) -> float:
-    """The side of a disrupted counter's red corner: room for its "D" (at most 0.62 of the counter)."""
-    return min(max(w * 0.44, size * 2.0), w * 0.62)
+    """The side of a disrupted counter's red corner: room for its "D" (at most 0.8 of the counter)."""
+    x0, y0, x1, y1 = _text_box(font(size, "bold"), "D")
+    return min(max(w * 0.44, (x1 - x0) + (y1 - y0) + 4), w * 0.8)
 
 
 def _disrupted_mark(x: float, y: float, w: float, floor: int | None = None) -> CounterText:
+    """The "D", tucked into the corner: a pixel in from the counter's top and right edges."""
     f = font(max(floor or 0, round(w * 0.24)), "bold")
+    bx0, by0, bx1, by1 = _text_box(f, "D")
     leg = _disrupted_leg(w, int(f.size))
-    return CounterText("D", x + w / 2 - leg * 0.3, y - w / 2 + leg * 0.32, f)
+    inset = max(1.0, (leg - (bx1 - bx0) - (by1 - by0)) / 3)
+    return CounterText("D", x + w / 2 - inset - bx1, y - w / 2 + inset - by0, f)
 
 
 def disrupted_text(x: float, y: float, w: float, cv: CounterView, floor: int | None = None) -> CounterText | None:
