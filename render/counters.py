@@ -219,21 +219,26 @@ def counter_texts(
     at ``floor`` is shortened or left out). Drawing and the legibility tests both read this."""
     if cv.hidden or w < 18:
         return []
+    return [CounterText(t.text, x + t.x, y + t.y, t.font) for t in _texts(w, cv.label, cv.sub, detail, floor)]
+
+
+@lru_cache(maxsize=8192)
+def _texts(w: float, label: str, sub: str, detail: bool, floor: int | None) -> tuple[CounterText, ...]:
+    """``counter_texts`` of a counter centred at (0, 0), kept: a board asks for the same few again and again."""
     least = floor or 7
-    sub = fitted_sub(cv.sub, w, least) if detail else ""
-    label = cv.label
+    sub = fitted_sub(sub, w, least) if detail else ""
     out: list[CounterText] = []
     if sub:
         f = fit_font(label, w * 0.86, max(least, round(w * 0.36)), "condensed", least)
         if label and (floor is None or text_width(f, label) <= w * 0.86):
-            out.append(CounterText(label, x, y - w * 0.13, f))
+            out.append(CounterText(label, 0, -w * 0.13, f))
         fs = fit_font(sub, w * SUB_ROOM, max(least, round(w * 0.27)), "condensed", least)
-        out.append(CounterText(sub, x, y + w * 0.25, fs))
+        out.append(CounterText(sub, 0, w * 0.25, fs))
     elif label:
         f = fit_font(label, w * 0.86, max(least, round(w * 0.42)), "condensed", least)
         if floor is None or text_width(f, label) <= w * 0.86:
-            out.append(CounterText(label, x, y + w * 0.02, f))
-    return out
+            out.append(CounterText(label, 0, w * 0.02, f))
+    return tuple(out)
 
 
 LIVES = re.compile(r"^god,? (\d+) li(?:fe|ves)$")

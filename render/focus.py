@@ -17,7 +17,10 @@ with counters only.
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -30,7 +33,7 @@ from render.sprites import put_text
 from render.stacks import BOX
 from render.stacks import Text as Text  # the legibility tests read it here
 from render.style import BACKGROUND, RULE, TITLE_BG, TITLE_FG, fit_font, font, side_colour, text_width
-from render.terrain import LayerShape, layer_shape, number_font, static_layer
+from render.terrain import LayerShape, StaticLayer, layer_shape, number_font, static_layer
 
 DISPLAY_W = 550
 """How wide Discord shows an attached image in a desktop chat column."""
@@ -182,14 +185,25 @@ def _ring(hexes: set[Hex], game_map: GameMap, n: int) -> set[Hex]:
 def crop_box(layer: LayerShape, hexes: frozenset[Hex]) -> tuple[int, int, int, int]:
     """The pixels of ``layer`` holding ``hexes`` whole, with a small margin, inside the layer."""
     lay = layer.layout
-    xs = [lay.centre(h)[0] for h in hexes]
-    ys = [lay.centre(h)[1] for h in hexes]
+    left, right, top, bottom = _extremes(hexes)
     m = 3
-    x0 = max(0, math.floor(min(xs) - lay.size - m))
-    y0 = max(0, math.floor(min(ys) - lay.half_height - m))
-    x1 = min(layer.width, math.ceil(max(xs) + lay.size + m))
-    y1 = min(layer.height, math.ceil(max(ys) + lay.half_height + m))
+    x0 = max(0, math.floor(lay.centre(left)[0] - lay.size - m))
+    y0 = max(0, math.floor(lay.centre(top)[1] - lay.half_height - m))
+    x1 = min(layer.width, math.ceil(lay.centre(right)[0] + lay.size + m))
+    y1 = min(layer.height, math.ceil(lay.centre(bottom)[1] + lay.half_height + m))
     return x0, y0, x1, y1
+
+
+@lru_cache(maxsize=256)
+def _extremes(hexes: frozenset[Hex]) -> tuple[Hex, Hex, Hex, Hex]:
+    """The leftmost, rightmost, topmost and lowest of some hexes, at any hex size (a centre's x
+    grows with q, its y with r + q/2), so a frame tried at five sizes looks at its hexes once."""
+    return (
+        min(hexes, key=lambda h: h.q),
+        max(hexes, key=lambda h: h.q),
+        min(hexes, key=lambda h: 2 * h.r + h.q),
+        max(hexes, key=lambda h: 2 * h.r + h.q),
+    )
 
 
 def whole_size(game_map: GameMap) -> int:
@@ -216,14 +230,13 @@ def focus(
     view = on_map(view, game_map)
     foot = _footer(view, public or view, width)
     height = HEADER_H + mh + (foot.height + PAD if foot else 0)
-    img = Image.new("RGB", (width, height), BACKGROUND)
     left = (width - mw) // 2
-    img.paste(layer.image.crop(box), (left, HEADER_H))
+    img = _blank(layer, box, width, height, left).copy()
     lay = Layout(layer.layout.size, layer.layout.ox - x0 + left, layer.layout.oy - y0 + HEADER_H)
     out = Focus(img, region, whole, size)
     scale = out.scale
     floor = math.ceil(COUNTER_PX / scale - 1e-9)
-    shown = _visible(region, game_map, lay, (left, HEADER_H, left + mw, HEADER_H + mh))
+    shown = set(_visible(game_map, size, box))
     _pieces(out, view, game_map, lay, shown, floor, whole, mh)
     out.numbers = (lay, frozenset(shown))
     _header(img, view, width)
@@ -235,15 +248,39 @@ def focus(
     return out
 
 
-def _visible(region: frozenset[Hex], game_map: GameMap, lay: Layout, area: tuple[int, int, int, int]) -> set[Hex]:
-    """Map hexes whose centre falls inside the map area of the image."""
-    ax0, ay0, ax1, ay1 = area
-    out = set()
-    for h in game_map.hexes:
-        cx, cy = lay.centre(h)
-        if ax0 <= cx <= ax1 and ay0 <= cy <= ay1:
-            out.add(h)
-    return out
+_BLANKS: OrderedDict[tuple[int, tuple[int, int, int, int], int, int, int], tuple[Image.Image, Image.Image]] = (
+    OrderedDict()
+)
+_BLANKS_KEPT = 32
+_BLANKS_LOCK = threading.Lock()
+
+
+def _blank(layer: StaticLayer, box: tuple[int, int, int, int], width: int, height: int, left: int) -> Image.Image:
+    """A focus view's page with its crop of the terrain layer, kept per layer, crop and size (a
+    game's posts frame the same few regions again and again); draw on a copy. The layer's image
+    is kept with it, so its id is not reused meanwhile."""
+    key = (id(layer.image), box, width, height, left)
+    with _BLANKS_LOCK:
+        hit = _BLANKS.get(key)
+        if hit is not None and hit[0] is layer.image:
+            _BLANKS.move_to_end(key)
+            return hit[1]
+    img = Image.new("RGB", (width, height), BACKGROUND)
+    img.paste(layer.image.crop(box), (left, HEADER_H))
+    with _BLANKS_LOCK:
+        _BLANKS[key] = (layer.image, img)
+        while len(_BLANKS) > _BLANKS_KEPT:
+            _BLANKS.popitem(last=False)
+    return img
+
+
+@lru_cache(maxsize=64)
+def _visible(game_map: GameMap, size: int, box: tuple[int, int, int, int]) -> frozenset[Hex]:
+    """Map hexes whose centre falls inside the map area of a focus view cut at ``box`` from the
+    layer of hex ``size``."""
+    lay = layer_shape(game_map, size).layout
+    x0, y0, x1, y1 = box
+    return frozenset(h for h in game_map.hexes if x0 <= lay.centre(h)[0] <= x1 and y0 <= lay.centre(h)[1] <= y1)
 
 
 def _pieces(
