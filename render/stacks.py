@@ -171,6 +171,8 @@ left of the counter (its "+N" badge takes the right), the first level with it, t
 then the upper right corner and either side of the hex number."""
 ALONE = ((-0.4, 0.12), (0.4, 0.12), (0.0, 0.5), (0.0, -0.3))
 """Marker slots in a hex with no counter and more than one marker."""
+ICONS = frozenset({"tower", "impact", "god", "obstructed"})
+"""Marker kinds drawn as an icon whose text is written inside it (never on a tag)."""
 BESIDE_AIR = ((-0.42, 0.08), (-0.3, 0.56), (-0.62, -0.36))
 """Marker slots in a hex whose counters are air units in its corner slot: a chit left of the centre."""
 
@@ -208,7 +210,8 @@ def place_markers(
         kind = marker_kind(mv.kind)
         room = r * (1.1 if kind == "impact" else 1.5)
         if text and fit_font(text, room, floor, "condensed", floor).getlength(text) > room:
-            wide = mv if keep_text else None
+            # Only a disc's text moves to a tag as wide as it; an icon's own text would spill over it.
+            wide = mv if keep_text and kind not in ICONS else None
             box = marker_box(x, y, r, wide) if wide is not None else None
             taken = [b for k, b in out.boxes if k in ("counter", "marker")] + [t.box for t in out.texts]
             taken.append(number_box(lay, h))  # the hex number is drawn again over the pieces
