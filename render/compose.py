@@ -472,7 +472,8 @@ def draw_pieces(
     avoid = [t.box for t in out.texts] + [b for _, b in out.boxes]
     fights = [(a, b, av) for a, b, av in arrows if av.kind not in UNDER_COUNTERS]
     size = floor if shown is not None else 10
-    for text, box in result_labels(d, lay, fights, avoid, size, area, skip_covering=shown is not None):
+    texts = [t.box for t in out.texts if t.kind in ("counter", "disrupted")]
+    for text, box in result_labels(d, lay, fights, avoid, size, area, shown is not None, texts):
         out.boxes.append(("label", box))
         out.texts.append(Text("label", text, size, box))
 

@@ -369,11 +369,14 @@ def result_labels(
     size: int,
     bounds: Box | None = None,
     skip_covering: bool = False,
+    keep_clear: list[Box] | None = None,
 ) -> list[tuple[str, Box]]:
     """One label per combat (attacks on one hex with one label), drawn outside the defender's hex
     where it covers the least of ``avoid`` (counter texts, markers, other labels), with a leader
     line to the hex. With ``skip_covering`` a label that finds no free place is left out (the
-    caption names every combat). Returns each label drawn: its text and box."""
+    caption names every combat); a place that would cover any of ``keep_clear`` (counter texts)
+    is never taken, and when every place would, further ones are tried, then the label is left
+    out. Returns each label drawn: its text and box."""
     groups: dict[tuple[Hex, str], list[Hex]] = {}
     kinds: dict[tuple[Hex, str], str] = {}
     for a, b, av in arrows:
@@ -396,18 +399,21 @@ def result_labels(
         tw = f.getlength(text)
         hw, hh = tw / 2 + 5, f.size * 0.65 + 1
         best: tuple[float, float, Box, Point] | None = None
-        for k in (1.2, 1.7, 2.3, 2.9):
+        for k in (1.2, 1.7, 2.3, 2.9) + ((3.6, 4.4) if keep_clear is not None else ()):
+            if best is not None and k > 2.9 and best[0] == 0:
+                break  # the further places only when every nearer one covers something
             for i in range(24):
                 ang = away + math.radians(15 * ((i + 1) // 2) * (1 if i % 2 else -1))
                 px, py = cx + math.cos(ang) * s * k, cy + math.sin(ang) * s * k
                 box = (px - hw, py - hh, px + hw, py + hh)
+                if keep_clear and any(_overlap(box, o) > 1.0 for o in keep_clear):
+                    continue
                 cost = sum(_overlap(box, o) for o in taken)
                 cost += 1e6 * (box[0] < bounds[0] or box[1] < bounds[1] or box[2] > bounds[2] or box[3] > bounds[3])
                 rank = (cost, k + 0.01 * i)
                 if best is None or rank < best[:2]:
                     best = (cost, k + 0.01 * i, box, (px, py))
-        assert best is not None
-        if skip_covering and best[0] > 0:
+        if best is None or (skip_covering and best[0] > 0) or (keep_clear is not None and best[0] >= 1e6):
             continue
         _, _, box, (px, py) = best
         ex, ey = cx + (px - cx) * 0.55 / max(1e-6, math.hypot(px - cx, py - cy) / s), cy + (py - cy) * 0.55 / max(
