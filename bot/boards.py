@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
 
-from engine.core.protocol import View
+from engine.core.protocol import HighlightView, View
 
 if TYPE_CHECKING:
     from bot.core import Core
@@ -39,24 +39,48 @@ async def _finished(core: Core, game_id: int) -> Live | None:
     return await load_live(core.store, row)
 
 
-async def board_views(core: Core, game_id: int, viewer: str | None) -> tuple[View, View] | None:
-    """The view of ``viewer`` and the spectator's view of the same position (one replay at most)."""
+async def board_views(core: Core, game_id: int, viewer: str | None, zoc: bool = False) -> tuple[View, View] | None:
+    """The view of ``viewer`` and the spectator's view of the same position (one replay at most);
+    with ``zoc``, both carry a ``zoc`` highlight on each hex in an enemy zone of control of the
+    side to move (Chitin: I)."""
     g = core.live.get(game_id)
-    if g is not None and g.state is not None:
-        view = g.rules.view(g.state, viewer)
-        return view, (view if viewer is None else g.rules.view(g.state, None))
-    done = await _finished(core, game_id)
-    if done is None or done.state is None:
+    if g is None or g.state is None:
+        g = await _finished(core, game_id)
+    if g is None or g.state is None:
         return None
-    view = done.rules.view(done.state, viewer)
-    return view, (view if viewer is None else done.rules.view(done.state, None))
+    view = g.rules.view(g.state, viewer)
+    public = view if viewer is None else g.rules.view(g.state, None)
+    if zoc:
+        lit = zoc_highlights(g)
+        view, public = (v.model_copy(update={"highlights": lit + v.highlights}) for v in (view, public))
+    return view, public
 
 
-async def render_board_images(core: Core, game_id: int, viewer: str | None, around: str | None = None
-                              ) -> Boards | None:
+def zoc_highlights(g: Live) -> tuple[HighlightView, ...]:
+    """A ``zoc`` highlight on every hex in the zone of control of the enemies of the side to move,
+    from the Chitin engine's own zones (6.04, 6.082: Workers exert none); none in another game, or
+    while nobody is to move."""
+    if g.row.game != "chitin" or g.state is None:
+        return ()
+    from engine.core.hexes import format_ccrr
+    from engine.games.chitin.board import Index
+    from engine.games.chitin.flow import SEATS
+    from engine.games.chitin.state import State
+
+    state = g.state
+    if not isinstance(state, State) or state.active not in SEATS:
+        return ()
+    index = Index(state)
+    hexes = set().union(*(index.zoc(s) for s in SEATS if s != state.active))
+    return tuple(HighlightView(hex=format_ccrr(h), kind="zoc") for h in sorted(hexes))
+
+
+async def render_board_images(core: Core, game_id: int, viewer: str | None, around: str | None = None,
+                              zoc: bool = False) -> Boards | None:
     """A board post's images: the focus view, the full map and their alt text, drawn in a worker
-    thread. The framing and the alt text come from the spectator's view (nothing sealed steers them)."""
-    views = await board_views(core, game_id, viewer)
+    thread. The framing and the alt text come from the spectator's view (nothing sealed steers them).
+    ``zoc``: the enemy zones of control of the side to move hatched (Chitin: I)."""
+    views = await board_views(core, game_id, viewer, zoc)
     if views is None:
         return None
     from render import boards

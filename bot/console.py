@@ -151,7 +151,7 @@ class Console:
             images = [("board.png", png, "")] if png is not None else []
         else:
             gid = r.game_id or 0
-            drawn = await (render_board_images(self.core, gid, r.viewer, r.around) if r.around
+            drawn = await (render_board_images(self.core, gid, r.viewer, r.around, r.zoc) if r.around or r.zoc
                            else render_board_images(self.core, gid, r.viewer))
             images = board_attachments(drawn, r.board_view)
         if not images:

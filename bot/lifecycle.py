@@ -318,9 +318,14 @@ async def board(core: Core, cmd: Command) -> list[Reply]:
             known = False
         if not known:
             raise _refuse(f"around must be a hex of the map, written like 0507 (not '{around[:8]}')")
+    zoc = cmd.args.get("zoc", "").strip().lower()
+    if zoc not in ("", "on", "off"):
+        raise _refuse(f"zoc must be on or off (not '{zoc[:8]}')")
+    if zoc == "on" and g.row.game != "chitin":
+        raise _refuse("zoc:on shows Chitin: I's zones of control (rule 6.04); this game has none to show")
     return [Reply(to="private", user=cmd.user, place=cmd.place, game_id=g.id, seq=g.seq, board=True,
                   viewer=seats[0] if seats else None, text=status_text(g, cmd.user),
-                  board_view="" if which == "both" else which, around=around)]
+                  board_view="" if which == "both" else which, around=around, zoc=zoc == "on")]
 
 
 @command("game replay")

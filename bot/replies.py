@@ -57,6 +57,8 @@ class Reply(BaseModel):
     """Which images of the board: ``focus``, ``full``, or both (empty)."""
     around: str = ""
     """A hex the focus view is framed on, instead of this phase's action."""
+    zoc: bool = False
+    """Hatch the hexes in an enemy zone of control of the side to move (Chitin: I)."""
     animation: bool = False
     """Attach an animated replay of the game so far (built from the log when posted)."""
     buttons: list[Button] = Field(default_factory=list)

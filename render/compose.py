@@ -13,21 +13,13 @@ from PIL import Image, ImageDraw
 
 from engine.core.hexes import Hex, format_ccrr, parse_ccrr
 from engine.core.maps import GameMap, load_map
-from engine.core.protocol import ArrowView, CounterView, HighlightView, View
+from engine.core.protocol import CounterView, HighlightView, MarkerView, View
 from render import palette
 from render.alttext import alt_text
-from render.counters import (
-    BIG_STACK,
-    CLOSE_UP,
-    MAX_SHOWN,
-    counter_width,
-    place_badge,
-    place_counter,
-    stack_slots,
-)
+from render.counters import counter_width
 from render.geometry import Layout
 from render.legend import legend_blocks
-from render.overlays import draw_arrow, marker_slots, place_marker, place_outline, place_tint, result_labels
+from render.overlays import draw_arrow, place_outline, place_tint, result_labels
 from render.panel import (
     PAD,
     TITLE_H,
@@ -41,11 +33,23 @@ from render.panel import (
     sides_block,
     stack_blocks,
     stack_height,
+    stack_lines,
     title_bar,
 )
 from render.sprites import mark, recording
-from render.style import BACKGROUND, RULE, printable, side_colour
-from render.terrain import StaticLayer, map_size, place_number, static_layer
+from render.stacks import (
+    Drawing,
+    Drawn,
+    Text,
+    air_only,
+    place_badges,
+    place_markers,
+    place_numbers,
+    place_stack,
+    shown_count,
+)
+from render.style import BACKGROUND, RULE, printable
+from render.terrain import StaticLayer, map_size, static_layer
 
 Box = tuple[int, int, int, int]
 UNDER_COUNTERS = frozenset({"move"})
@@ -165,6 +169,14 @@ def encode_png(img: Image.Image, source: Image.Image | None = None, level: int =
     return buf.getvalue()
 
 
+def full_drawn(view: View, game_map: GameMap) -> Drawn:
+    """The full board and the record of every text and box drawn over its map (for the overlap tests)."""
+    view, _ = _prepared(view, game_map)
+    record: list[Drawn] = []
+    _compose(view, game_map, static_layer(game_map), record=record)
+    return record[0]
+
+
 def board_image(view: View, *, game_map: GameMap | None = None) -> Image.Image:
     """The board as a Pillow image (``board`` encodes it)."""
     view, game_map = _prepared(view, game_map)
@@ -273,14 +285,14 @@ def _panel(
     if off:
         head += [heading("Off the map"), counter_rows(view, off, cw, inner)]
     legend = legend_blocks(view, game_map, inner)
-    # Close-ups of every stack of three or more when there is room beside the map; on a crowded
-    # board smaller close-ups, then only the stacks too small to read in their hex.
-    for least, width in ((CLOSE_UP, cw), (CLOSE_UP, 32), (BIG_STACK, 32)):
-        big = {format_ccrr(h): cvs for h, cvs in sorted(stacks.items()) if len(cvs) >= least}
-        blocks = head + stack_blocks(view, big, width, inner) + legend
+    # Close-ups of every stack not all drawn in its hex, at full size when there is room beside
+    # the map, else smaller, else as a line of text each.
+    listed = {format_ccrr(h): cvs for h, cvs in sorted(stacks.items())}
+    for width in (cw, 32):
+        blocks = head + stack_blocks(view, listed, width, inner) + legend
         if stack_height(blocks) <= room:
-            break
-    return blocks
+            return blocks
+    return head + stack_lines(listed, inner) + legend
 
 
 def _compose(
@@ -289,11 +301,13 @@ def _compose(
     layer: StaticLayer,
     canvas: Callable[..., Image.Image] | None = None,
     dirt: list[Box] | None = None,
+    record: list[Drawn] | None = None,
 ) -> Image.Image:
     mw, mh = layer.image.size
     view = on_map(view, game_map)
-    stacks, off = group_counters(view, game_map)
-    blocks = _panel(view, game_map, stacks, off, layer.layout.size, mh - 2 * PAD)
+    _stacks, off = group_counters(view, game_map)
+    hidden = hidden_stacks(view, game_map, layer.layout.size)
+    blocks = _panel(view, game_map, hidden, off, layer.layout.size, mh - 2 * PAD)
     width = mw + PANEL_W
     cap = caption_block(view, width - 2 * PAD)
     body_h = max(mh, stack_height(blocks) + 2 * PAD)
@@ -306,7 +320,10 @@ def _compose(
     # Everything pasted is recorded, not only the pieces: a long label in the panel may reach
     # back over the map, and a kept canvas must be wiped there too.
     with recording(dirt if dirt is not None else []):
-        draw_pieces(img, d, view, game_map, lay, stacks)
+        drawn = Drawn(img)
+        draw_pieces(drawn, view, game_map, lay, FULL_PX, (0.0, float(TITLE_H), float(mw), float(height)))
+        if record is not None:
+            record.append(drawn)
         title_bar(img, view, width)
         panel_background(img, mw, TITLE_H, width, TITLE_H + body_h)
         mark((mw - 2, TITLE_H, mw + 2, TITLE_H + body_h + 1))  # the panel's rule straddles its edge
@@ -405,91 +422,79 @@ def _outermost(boxes: list[Box], area: Box) -> list[Box]:
     return out
 
 
+FULL_PX = 7
+"""The smallest counter text on the full board (opened at full size): a label that does not fit at
+this size is left out, and a pair of counters whose labels do not both fit shows one and a badge."""
+
+
 def draw_pieces(
-    img: Image.Image,
-    d: ImageDraw.ImageDraw,
+    out: Drawing,
     view: View,
     game_map: GameMap,
     lay: Layout,
-    stacks: dict[Hex, list[CounterView]],
+    floor: int,
+    area: tuple[float, float, float, float],
+    shown: set[Hex] | None = None,
+    crowded: bool = False,
 ) -> None:
-    """Highlights, markers, arrows, counters, hex numbers and combat labels, in that order, onto the map area."""
-    lit = [(h, hv) for hv in view.highlights if (h := _parse(hv.hex, game_map)) is not None]
+    """Highlights, arrows, counters, markers, count badges, hex numbers and combat labels, in that
+    order, onto the map area of ``out.image`` (the full board's, or the focus view's hexes
+    ``shown``), recording every text and box drawn over the map.
+
+    Every arrow passes under the counters, so none covers a counter's text; a hex draws the
+    counters that keep their labels at ``floor`` (one on a ``crowded`` view or beside markers) and
+    a "+N" badge for the rest; markers take fixed slots around the hex edge. A combat gets one
+    label, outside the defender's hex with a leader line, where it covers nothing drawn; the full
+    board places it at the least covering place when there is none, the focus view leaves it out
+    (its caption names every combat)."""
+    img = out.image
+    d = ImageDraw.Draw(img, "RGBA")
+
+    def there(text: str) -> Hex | None:
+        h = _parse(text, game_map)
+        return h if h is not None and (shown is None or h in shown) else None
+
+    lit = [(h, hv) for hv in view.highlights if (h := there(hv.hex)) is not None]
     paint_highlights(img, lay, lit)
-    markers: dict[Hex, list] = defaultdict(list)
-    for mv in view.markers:
-        h = _parse(mv.hex, game_map)
-        if h is not None:
-            markers[h].append(mv)
-    # Markers of a hex with three or more counters go over them: the counters are repeated in
-    # the panel, the markers are not.
-    over_stacks = {h for h in markers if len(stacks.get(h, ())) >= CLOSE_UP}
-    named = frozenset(game_map.named.values())
-    _markers(img, lay, {h: m for h, m in markers.items() if h not in over_stacks}, stacks, named)
-    # Move trails go under the counters so they never hide a unit; attacks go on top.
-    # Attacks too, so no arrow covers a counter's text; their labels go beside the hex (below).
-    over = [av for av in view.arrows if av.kind not in UNDER_COUNTERS]
-    _arrows(d, lay, game_map, [av.model_copy(update={"label": ""}) for av in view.arrows])
-    for h, cvs in sorted(stacks.items()):
-        draw_stack(img, lay, h, cvs, view.sides)
-    _markers(img, lay, {h: markers[h] for h in over_stacks}, stacks, named)
-    # The number of every hex a piece covers is drawn again on top, on a light halo.
-    covered = {h for h, _ in lit} | set(markers) | set(stacks)
-    for h in sorted(covered):
-        cx, cy = lay.centre(h)
-        place_number(img, cx, cy - lay.half_height + 2, lay.size, format_ccrr(h))
-    # One label per combat, outside the defender's hex with a leader line, clear of the counters.
-    avoid: list[tuple[float, float, float, float]] = []
-    for h, cvs in stacks.items():
-        cx, cy = lay.centre(h)
-        for dx, dy, w in stack_slots(len(cvs), lay.size):
-            avoid.append((cx + dx - w / 2, cy + dy - w / 2, cx + dx + w / 2, cy + dy + w / 2))
-    for h in markers:
-        cx, cy = lay.centre(h)
-        avoid.append((cx - lay.size * 0.9, cy, cx + lay.size * 0.9, cy + lay.size * 0.7))
-    pairs = [
+    arrows = [
         (a, b, av)
-        for av in over
+        for av in view.arrows
         if (a := _parse(av.src, game_map)) is not None and (b := _parse(av.dst, game_map)) is not None
+        and (shown is None or a in shown or b in shown)
     ]
-    result_labels(d, lay, pairs, avoid, 10, (0.0, float(TITLE_H), float(img.width - PANEL_W), float(img.height)))
-
-
-def _markers(
-    img: Image.Image,
-    lay: Layout,
-    markers: dict[Hex, list],
-    stacks: dict[Hex, list[CounterView]],
-    named: frozenset[Hex] = frozenset(),
-) -> None:
+    for a, b, av in arrows:
+        draw_arrow(d, lay, a, b, av.model_copy(update={"label": ""}))
+    stacks, _off = group_counters(view, game_map)
+    markers: dict[Hex, list[MarkerView]] = defaultdict(list)
+    for mv in view.markers:
+        if (h := there(mv.hex)) is not None:
+            markers[h].append(mv)
+    drawn = {h: cvs for h, cvs in stacks.items() if shown is None or h in shown}
+    air = {h for h, cvs in drawn.items() if air_only(view.game, cvs)}
+    for h, cvs in sorted(drawn.items()):
+        place_stack(out, lay, h, cvs, view.sides, floor, crowded or bool(markers.get(h)), h in air)
+    named = frozenset(game_map.named.values())
     for h, mvs in sorted(markers.items()):
-        cx, cy = lay.centre(h)
-        # A lone marker on a named hex (a brain core) sits higher, clear of the name's tag.
-        lift = lay.size * NAME_LIFT if h in named and h not in stacks and len(mvs) == 1 else 0.0
-        for mv, (dx, dy, r) in zip(mvs, marker_slots(len(mvs), lay.size, h in stacks)):
-            place_marker(img, cx + dx, cy + dy - lift, r, mv)
+        place_markers(out, lay, h, mvs, h in drawn, floor, h in named, shown is None, h in air)
+    place_badges(out)
+    place_numbers(out, lay, {h for h, _ in lit} | set(markers) | set(drawn))
+    avoid = [t.box for t in out.texts] + [b for _, b in out.boxes]
+    fights = [(a, b, av) for a, b, av in arrows if av.kind not in UNDER_COUNTERS]
+    size = floor if shown is not None else 10
+    texts = [t.box for t in out.texts if t.kind in ("counter", "disrupted")]
+    for text, box in result_labels(d, lay, fights, avoid, size, area, shown is not None, texts):
+        out.boxes.append(("label", box))
+        out.texts.append(Text("label", text, size, box))
 
 
-NAME_LIFT = 0.3
-"""How far (a fraction of the hex size) a lone marker on a named hex is raised."""
-
-
-def _arrows(d: ImageDraw.ImageDraw, lay: Layout, game_map: GameMap, arrows: list[ArrowView]) -> None:
-    for av in arrows:
-        a, b = _parse(av.src, game_map), _parse(av.dst, game_map)
-        if a is not None and b is not None:
-            draw_arrow(d, lay, a, b, av)
-
-
-def draw_stack(img: Image.Image, lay: Layout, h: Hex, cvs: list[CounterView], sides: dict[str, str]) -> None:
-    """The counters of one hex: alone, side by side, a 2x2 grid, or a compact grid with a count badge."""
-    cx, cy = lay.centre(h)
-    n = len(cvs)
-    for cv, (dx, dy, w) in zip(cvs[:MAX_SHOWN], stack_slots(n, lay.size)):
-        place_counter(img, cx + dx, cy + dy, w, cv, side_colour(sides, cv.side), detail=n < BIG_STACK)
-    if n >= 3:
-        r = lay.size * 0.2
-        place_badge(img, cx + lay.size * 0.62, cy - lay.half_height + r * 0.9, r, n)
+def hidden_stacks(view: View, game_map: GameMap, size: float) -> dict[Hex, list[CounterView]]:
+    """The stacks of the full board not all drawn in their hex (the panel lists them)."""
+    stacks, _off = group_counters(view, game_map)
+    marked = {h for mv in view.markers if (h := _parse(mv.hex, game_map)) is not None}
+    return {
+        h: cvs for h, cvs in stacks.items()
+        if (1 if air_only(view.game, cvs) else shown_count(cvs, size, FULL_PX, h in marked)) < len(cvs)
+    }
 
 
 def card_image(view: View) -> Image.Image:
@@ -520,8 +525,9 @@ def card_image(view: View) -> Image.Image:
 def paint_highlights(img: Image.Image, lay: Layout, lit: list[tuple[Hex, HighlightView]]) -> None:
     """Every highlight's tint first, then the outlines, a second one on a hex inside the first."""
     for h, hv in lit:
-        place_tint(img, lay, h, hv)
+        if hv.kind != "zoc":  # a zone of control is a hatch alone
+            place_tint(img, lay, h, hv)
     levels: dict[Hex, int] = defaultdict(int)
-    for h, hv in lit:
+    for h, hv in sorted(lit, key=lambda lh: lh[1].kind != "zoc"):  # a zone of control's hatch under the rest
         place_outline(img, lay, h, hv, levels[h])
-        levels[h] += 1
+        levels[h] += hv.kind != "zoc"  # it has no outline: another highlight keeps the hex edge

@@ -219,21 +219,26 @@ def counter_texts(
     at ``floor`` is shortened or left out). Drawing and the legibility tests both read this."""
     if cv.hidden or w < 18:
         return []
+    return [CounterText(t.text, x + t.x, y + t.y, t.font) for t in _texts(w, cv.label, cv.sub, detail, floor)]
+
+
+@lru_cache(maxsize=8192)
+def _texts(w: float, label: str, sub: str, detail: bool, floor: int | None) -> tuple[CounterText, ...]:
+    """``counter_texts`` of a counter centred at (0, 0), kept: a board asks for the same few again and again."""
     least = floor or 7
-    sub = fitted_sub(cv.sub, w, least) if detail else ""
-    label = cv.label
+    sub = fitted_sub(sub, w, least) if detail else ""
     out: list[CounterText] = []
     if sub:
         f = fit_font(label, w * 0.86, max(least, round(w * 0.36)), "condensed", least)
         if label and (floor is None or text_width(f, label) <= w * 0.86):
-            out.append(CounterText(label, x, y - w * 0.13, f))
+            out.append(CounterText(label, 0, -w * 0.13, f))
         fs = fit_font(sub, w * SUB_ROOM, max(least, round(w * 0.27)), "condensed", least)
-        out.append(CounterText(sub, x, y + w * 0.25, fs))
+        out.append(CounterText(sub, 0, w * 0.25, fs))
     elif label:
         f = fit_font(label, w * 0.86, max(least, round(w * 0.42)), "condensed", least)
         if floor is None or text_width(f, label) <= w * 0.86:
-            out.append(CounterText(label, x, y + w * 0.02, f))
-    return out
+            out.append(CounterText(label, 0, w * 0.02, f))
+    return tuple(out)
 
 
 LIVES = re.compile(r"^god,? (\d+) li(?:fe|ves)$")
@@ -282,19 +287,39 @@ def _face_down(d: ImageDraw.ImageDraw, box: list[float], rad: int, body: RGB) ->
 
 
 def _disrupted(d: ImageDraw.ImageDraw, box: list[float], w: float, floor: int | None = None) -> None:
-    leg = w * 0.44
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    t = _disrupted_mark(x, y, w, floor)
+    leg = _disrupted_leg(w, t.size)
     x1, y0 = box[2], box[1]
     d.polygon([(x1 - leg, y0), (x1, y0), (x1, y0 + leg)], fill=DISRUPTED)
     d.line(
         [(box[0] + 2, box[3] - 2), (box[2] - 2, box[3] - 2)], fill=DISRUPTED, width=max(2, round(w * 0.09))
     )
-    d.text(
-        (x1 - leg * 0.3, y0 + leg * 0.32),
-        "D",
-        font=font(max(floor or 0, round(w * 0.24)), "bold"),
-        fill=(255, 255, 255),
-        anchor="mm",
-    )
+    # A red edge round the letter, so it reads where a small counter's corner is too small for it.
+    d.text((t.x, t.y), "D", font=t.font, fill=(255, 255, 255), anchor="mm", stroke_width=1, stroke_fill=DISRUPTED)
+
+
+def _disrupted_leg(w: float, size: int) -> float:
+    """The side of a disrupted counter's red corner: room for its "D" (at most 0.8 of the counter)."""
+    x0, y0, x1, y1 = _text_box(font(size, "bold"), "D")
+    return min(max(w * 0.44, (x1 - x0) + (y1 - y0) + 4), w * 0.8)
+
+
+def _disrupted_mark(x: float, y: float, w: float, floor: int | None = None) -> CounterText:
+    """The "D", tucked into the corner: a pixel in from the counter's top and right edges."""
+    f = font(max(floor or 0, round(w * 0.24)), "bold")
+    bx0, by0, bx1, by1 = _text_box(f, "D")
+    leg = _disrupted_leg(w, int(f.size))
+    inset = max(1.0, (leg - (bx1 - bx0) - (by1 - by0)) / 3)
+    return CounterText("D", x + w / 2 - inset - bx1, y - w / 2 + inset - by0, f)
+
+
+def disrupted_text(x: float, y: float, w: float, cv: CounterView, floor: int | None = None) -> CounterText | None:
+    """The "D" a disrupted counter centred at (x, y), ``w`` px square, carries in its corner (at
+    least ``floor`` px, so it reads in the focus view), or None."""
+    if not cv.disrupted or cv.hidden:
+        return None
+    return _disrupted_mark(x, y, w, floor)
 
 
 def _facing(d: ImageDraw.ImageDraw, x: float, y: float, w: float, facing: int) -> None:

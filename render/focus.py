@@ -17,27 +17,23 @@ with counters only.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from engine.core.hexes import Hex, format_ccrr, neighbor
 from engine.core.maps import GameMap
-from engine.core.protocol import CounterView, MarkerView, View
-from render.counters import counter_texts, place_counter, stack_slots
+from engine.core.protocol import View
 from render.geometry import Layout
-from render.overlays import (
-    draw_arrow,
-    marker_kind,
-    place_marker,
-    result_labels,
-)
 from render.panel import PAD, text_lines, to_move
-from render.sprites import PIECES, drawn_around, put_text
-from render.style import BACKGROUND, INK, RULE, TITLE_BG, TITLE_FG, fit_font, font, side_colour, text_width
-from render.terrain import LayerShape, layer_shape, number_font, place_number, static_layer
+from render.sprites import put_text
+from render.stacks import BOX
+from render.stacks import Text as Text  # the legibility tests read it here
+from render.style import BACKGROUND, RULE, TITLE_BG, TITLE_FG, fit_font, font, side_colour, text_width
+from render.terrain import LayerShape, StaticLayer, layer_shape, number_font, static_layer
 
 DISPLAY_W = 550
 """How wide Discord shows an attached image in a desktop chat column."""
@@ -49,7 +45,7 @@ FOCUS_SIZES = (44, 38, 32, 27, 22)
 """Hex sizes a region is drawn at, largest first: the largest whose frame fits ``DISPLAY_W``."""
 MAX_H = 640
 """The tallest map area of a focus view (px)."""
-QUIET = frozenset({"preview", "legal", "target"})
+QUIET = frozenset({"preview", "legal", "target", "zoc"})
 
 
 def quiet(kind: str) -> bool:
@@ -58,19 +54,6 @@ def quiet(kind: str) -> bool:
     return kind in QUIET or kind.split("-", 1)[0] in QUIET
 """Highlight kinds that show what may happen, not what happened: they never steer the framing."""
 HEADER_H = 46
-BOX = tuple[float, float, float, float]
-
-
-@dataclass
-class Text:
-    """A text the focus view draws: what, its font size in px, its box, and what it belongs to."""
-
-    kind: str
-    text: str
-    size: int
-    box: BOX
-    owner: int = -1
-    """The index in ``Focus.boxes`` of the counter a counter text is written on."""
 
 
 @dataclass
@@ -202,14 +185,25 @@ def _ring(hexes: set[Hex], game_map: GameMap, n: int) -> set[Hex]:
 def crop_box(layer: LayerShape, hexes: frozenset[Hex]) -> tuple[int, int, int, int]:
     """The pixels of ``layer`` holding ``hexes`` whole, with a small margin, inside the layer."""
     lay = layer.layout
-    xs = [lay.centre(h)[0] for h in hexes]
-    ys = [lay.centre(h)[1] for h in hexes]
+    left, right, top, bottom = _extremes(hexes)
     m = 3
-    x0 = max(0, math.floor(min(xs) - lay.size - m))
-    y0 = max(0, math.floor(min(ys) - lay.half_height - m))
-    x1 = min(layer.width, math.ceil(max(xs) + lay.size + m))
-    y1 = min(layer.height, math.ceil(max(ys) + lay.half_height + m))
+    x0 = max(0, math.floor(lay.centre(left)[0] - lay.size - m))
+    y0 = max(0, math.floor(lay.centre(top)[1] - lay.half_height - m))
+    x1 = min(layer.width, math.ceil(lay.centre(right)[0] + lay.size + m))
+    y1 = min(layer.height, math.ceil(lay.centre(bottom)[1] + lay.half_height + m))
     return x0, y0, x1, y1
+
+
+@lru_cache(maxsize=256)
+def _extremes(hexes: frozenset[Hex]) -> tuple[Hex, Hex, Hex, Hex]:
+    """The leftmost, rightmost, topmost and lowest of some hexes, at any hex size (a centre's x
+    grows with q, its y with r + q/2), so a frame tried at five sizes looks at its hexes once."""
+    return (
+        min(hexes, key=lambda h: h.q),
+        max(hexes, key=lambda h: h.q),
+        min(hexes, key=lambda h: 2 * h.r + h.q),
+        max(hexes, key=lambda h: 2 * h.r + h.q),
+    )
 
 
 def whole_size(game_map: GameMap) -> int:
@@ -236,14 +230,13 @@ def focus(
     view = on_map(view, game_map)
     foot = _footer(view, public or view, width)
     height = HEADER_H + mh + (foot.height + PAD if foot else 0)
-    img = Image.new("RGB", (width, height), BACKGROUND)
     left = (width - mw) // 2
-    img.paste(layer.image.crop(box), (left, HEADER_H))
+    img = _blank(layer, box, width, height, left).copy()
     lay = Layout(layer.layout.size, layer.layout.ox - x0 + left, layer.layout.oy - y0 + HEADER_H)
     out = Focus(img, region, whole, size)
     scale = out.scale
     floor = math.ceil(COUNTER_PX / scale - 1e-9)
-    shown = _visible(region, game_map, lay, (left, HEADER_H, left + mw, HEADER_H + mh))
+    shown = set(_visible(game_map, size, box))
     _pieces(out, view, game_map, lay, shown, floor, whole, mh)
     out.numbers = (lay, frozenset(shown))
     _header(img, view, width)
@@ -255,160 +248,48 @@ def focus(
     return out
 
 
-def _visible(region: frozenset[Hex], game_map: GameMap, lay: Layout, area: tuple[int, int, int, int]) -> set[Hex]:
-    """Map hexes whose centre falls inside the map area of the image."""
-    ax0, ay0, ax1, ay1 = area
-    out = set()
-    for h in game_map.hexes:
-        cx, cy = lay.centre(h)
-        if ax0 <= cx <= ax1 and ay0 <= cy <= ay1:
-            out.add(h)
-    return out
+_BLANKS: OrderedDict[tuple[int, tuple[int, int, int, int], int, int, int], tuple[Image.Image, Image.Image]] = (
+    OrderedDict()
+)
+_BLANKS_KEPT = 32
+_BLANKS_LOCK = threading.Lock()
+
+
+def _blank(layer: StaticLayer, box: tuple[int, int, int, int], width: int, height: int, left: int) -> Image.Image:
+    """A focus view's page with its crop of the terrain layer, kept per layer, crop and size (a
+    game's posts frame the same few regions again and again); draw on a copy. The layer's image
+    is kept with it, so its id is not reused meanwhile."""
+    key = (id(layer.image), box, width, height, left)
+    with _BLANKS_LOCK:
+        hit = _BLANKS.get(key)
+        if hit is not None and hit[0] is layer.image:
+            _BLANKS.move_to_end(key)
+            return hit[1]
+    img = Image.new("RGB", (width, height), BACKGROUND)
+    img.paste(layer.image.crop(box), (left, HEADER_H))
+    with _BLANKS_LOCK:
+        _BLANKS[key] = (layer.image, img)
+        while len(_BLANKS) > _BLANKS_KEPT:
+            _BLANKS.popitem(last=False)
+    return img
+
+
+@lru_cache(maxsize=64)
+def _visible(game_map: GameMap, size: int, box: tuple[int, int, int, int]) -> frozenset[Hex]:
+    """Map hexes whose centre falls inside the map area of a focus view cut at ``box`` from the
+    layer of hex ``size``."""
+    lay = layer_shape(game_map, size).layout
+    x0, y0, x1, y1 = box
+    return frozenset(h for h in game_map.hexes if x0 <= lay.centre(h)[0] <= x1 and y0 <= lay.centre(h)[1] <= y1)
 
 
 def _pieces(
     out: Focus, view: View, game_map: GameMap, lay: Layout, shown: set[Hex], floor: int, whole: bool, mh: int
 ) -> None:
-    from render.compose import _parse, group_counters, paint_highlights
+    from render.compose import draw_pieces
 
-    img = out.image
-    d = ImageDraw.Draw(img, "RGBA")
-    s = lay.size
-    lit = [(h, hv) for hv in view.highlights if (h := _parse(hv.hex, game_map)) is not None and h in shown]
-    paint_highlights(img, lay, lit)
-    arrows = [
-        (a, b, av)
-        for av in view.arrows
-        if (a := _parse(av.src, game_map)) is not None and (b := _parse(av.dst, game_map)) is not None
-        and (a in shown or b in shown)
-    ]
-    for a, b, av in arrows:  # under the counters, so none covers a counter's text
-        draw_arrow(d, lay, a, b, av.model_copy(update={"label": ""}))
-    stacks, _off = group_counters(view, game_map)
-    markers: dict[Hex, list[MarkerView]] = defaultdict(list)
-    for mv in view.markers:
-        h = _parse(mv.hex, game_map)
-        if h is not None and h in shown:
-            markers[h].append(mv)
-    for h in sorted(shown):
-        cvs = stacks.get(h, [])
-        if cvs:
-            _stack(out, lay, h, cvs, view.sides, floor, crowded=bool(markers.get(h)) or whole)
-        if markers.get(h):
-            _markers(out, lay, h, markers[h], bool(cvs), floor, h in game_map.named.values())
-    _badges(out)
-    covered = {h for h, _ in lit} | set(markers) | (set(stacks) & shown)
-    nf = number_font(s)
-    for h in sorted(covered):
-        cx, cy = lay.centre(h)
-        top = cy - lay.half_height + 2
-        place_number(img, cx, top, s, format_ccrr(h))
-        x0, y0, x1, y1 = _number_box(nf, format_ccrr(h))
-        out.boxes.append(("number", (cx + x0, top + y0, cx + x1, top + y1)))
-    avoid = [t.box for t in out.texts] + [b for _, b in out.boxes]
-    area = (0.0, float(HEADER_H), float(img.width), float(HEADER_H + mh))
-    fights = [(a, b, av) for a, b, av in arrows if av.kind != "move"]
-    for text, box in result_labels(d, lay, fights, avoid, floor, area, skip_covering=True):
-        out.boxes.append(("label", box))
-        out.texts.append(Text("label", text, floor, box))
-
-
-@lru_cache(maxsize=4096)
-def _number_box(f: ImageFont.FreeTypeFont, text: str) -> tuple[float, float, float, float]:
-    return f.getbbox(text, anchor="mt", stroke_width=2)
-
-
-def legible_count(n: int, size: float, cvs: list[CounterView], floor: int) -> int:
-    """How many counters of an ``n``-counter stack are drawn in its hex in the focus view: a pair
-    side by side when both keep their label at ``floor``, else one; a larger stack shows one and a
-    "+N" badge (beside a pair it would reach the next hex's counters)."""
-    if n == 2:
-        slots = stack_slots(2, size)
-        if all(any(t.text == cv.label for t in counter_texts(0, 0, w, cv, True, floor)) for cv, (_x, _y, w) in zip(cvs[:2], slots)):
-            return 2
-    return 1
-
-
-def _stack(
-    out: Focus, lay: Layout, h: Hex, cvs: list[CounterView], sides: dict[str, str], floor: int, crowded: bool
-) -> None:
-    cx, cy = lay.centre(h)
-    n = len(cvs)
-    m = 1 if crowded else min(n, legible_count(n, lay.size, cvs, floor))
-    slots = stack_slots(m, lay.size)
-    for cv, (dx, dy, w) in zip(cvs[:m], slots):
-        x, y = round(cx + dx), round(cy + dy)
-        place_counter(out.image, x, y, w, cv, side_colour(sides, cv.side), True, floor)
-        for t in counter_texts(x, y, w, cv, True, floor):
-            out.texts.append(Text("counter", t.text, t.size, t.box, len(out.boxes)))
-        out.boxes.append(("counter", (x - w / 2, y - w / 2, x + w / 2, y + w / 2)))
-    if m < n:
-        dx, dy, w = slots[-1]
-        out.pending.append((cx + dx, cy + dy, w, f"+{n - m}", max(floor, round(lay.size * 0.28))))
-
-
-def _badges(out: Focus) -> None:
-    """The "+N" badges, once every counter and marker is placed: beside the counter's right edge
-    level with its middle, else at its top or bottom right, else its left; one that would meet a
-    counter, a marker or another badge anywhere is left out (the full map's panel lists the stack)."""
-    for x, y, w, text, size in out.pending:
-        f = font(size, "bold")
-        r = max(text_width(f, text) / 2 + 3, f.size * 0.62)
-        hh = f.size * 0.62
-        right, left = x + w / 2 + r + 1, x - w / 2 - r - 1
-        for bx, by in ((right, y), (right, y - w / 2 + hh), (right, y + w / 2 - hh), (left, y)):
-            box = (bx - r, by - hh, bx + r, by + hh)
-            if not any(k in ("counter", "marker", "badge") and _meets(box, b) for k, b in out.boxes):
-                place_count(out.image, bx, by, text, size)
-                out.boxes.append(("badge", box))
-                out.texts.append(Text("badge", text, size, box))
-                break
-    out.pending.clear()
-
-
-def _meets(a: BOX, b: BOX) -> bool:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    return w > 0 and h > 0 and w * h > 1.0
-
-
-def place_count(img: Image.Image, x: float, y: float, text: str, size: int) -> None:
-    """A "+N" badge centred on the pixel nearest (x, y): how many more counters the hex holds."""
-    f = font(size, "bold")
-    r = max(f.getlength(text) / 2 + 3, size * 0.62)
-
-    def draw(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
-        d.rounded_rectangle([x - r, y - size * 0.62, x + r, y + size * 0.62], radius=round(size * 0.6),
-                            fill=(255, 255, 255), outline=INK, width=2)
-        d.text((x, y), text, font=f, fill=INK, anchor="mm")
-
-    PIECES.get(("count", text, size), lambda: drawn_around(r + 3, draw)).paste(img, x, y)
-
-
-def _markers(
-    out: Focus, lay: Layout, h: Hex, mvs: list[MarkerView], with_counters: bool, floor: int, named: bool = False
-) -> None:
-    """Markers in fixed slots on the hex's left and right edges, clear of a counter and its badge."""
-    s = lay.size
-    cx, cy = lay.centre(h)
-    if with_counters:
-        # Left of the counter (its "+N" badge takes the right), the first level with it, the third
-        # above it; badges are placed after markers, clear of them.
-        slots = [(-0.74, -0.05), (-0.68, 0.4), (-0.58, -0.5)]
-        r = 0.2 * s
-    else:
-        # A lone marker on a named hex (a brain core) sits higher, clear of the name's tag.
-        slots = [(0.0, -0.18 if named else 0.12)] if len(mvs) == 1 else [(-0.4, 0.12), (0.4, 0.12), (0.0, 0.5)]
-        r = (0.42 if len(mvs) == 1 else 0.26) * s
-    for mv, (fx, fy) in zip(mvs, slots):
-        x, y = cx + fx * s, cy + fy * s
-        text = mv.text
-        kind = marker_kind(mv.kind)
-        room = r * (1.1 if kind == "impact" else 1.5)
-        if text and fit_font(text, room, floor, "condensed", floor).getlength(text) > room:
-            text = ""  # too long to read in the slot: the icon alone (the full map and the legend name it)
-        place_marker(out.image, x, y, r, mv.model_copy(update={"text": text}))
-        out.boxes.append(("marker", (x - r * 1.15, y - r * 1.15, x + r * 1.15, y + r * 1.15)))
+    area = (0.0, float(HEADER_H), float(out.image.width), float(HEADER_H + mh))
+    draw_pieces(out, view, game_map, lay, floor, area, shown=shown, crowded=whole)
 
 
 def _header(img: Image.Image, view: View, width: int) -> None:

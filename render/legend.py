@@ -63,11 +63,16 @@ def _feature_sample(style) -> SampleDraw:
     return draw
 
 
+HIGHLIGHT_NAMES = {"zoc": "Enemy zone of control"}
+"""Legend names of highlight kinds whose own name says too little."""
+
+
 def _highlight_sample(kind: str) -> SampleDraw:
     def draw(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int) -> None:
         colour, alpha, _style = highlight_style(kind)
         lay = Layout(13, x + SAMPLE_W / 2, y + ROW / 2)
-        d.polygon(lay.corners(Hex(0, 0)), fill=colour + (max(alpha, 60),))
+        if kind != "zoc":  # a zone of control is a hatch alone
+            d.polygon(lay.corners(Hex(0, 0)), fill=colour + (max(alpha, 60),))
         outline_highlight(d, lay, Hex(0, 0), HighlightView(hex="", kind=kind))
 
     return draw
@@ -112,7 +117,7 @@ def legend_items(view: View, game_map: GameMap | None) -> list[Sample]:
             st = sides[k]
             items.append((st.label, ("feature", st.pattern, st.color, st.width), _feature_sample(st)))
     for kind in dict.fromkeys(h.kind for h in view.highlights):
-        items.append((kind.capitalize(), ("highlight", kind), _highlight_sample(kind)))
+        items.append((HIGHLIGHT_NAMES.get(kind, kind.capitalize()), ("highlight", kind), _highlight_sample(kind)))
     taken = {label for label, _, _ in items}
     for kind in dict.fromkeys(m.kind for m in view.markers):
         label = marker_name(kind)

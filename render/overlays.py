@@ -17,6 +17,7 @@ from render.style import (
     OTHER_ARROW,
     OTHER_HIGHLIGHT,
     RGB,
+    ZOC,
     charge_colour,
     fit_font,
     font,
@@ -57,6 +58,8 @@ def highlight_style(kind: str) -> tuple[RGB, int, str]:
     charge = charge_colour(kind)
     if charge is not None:
         return charge, 70, "dotted"
+    if kind == "zoc":
+        return ZOC
     return HIGHLIGHTS.get(kind, OTHER_HIGHLIGHT)
 
 
@@ -122,6 +125,10 @@ def outline_highlight(d: ImageDraw.ImageDraw, lay: Layout, h: Hex, hv: Highlight
     elif style == "hatched":
         d.line(ring, fill=colour, width=max(2, width - 1), joint="curve")
         _hatch(d, pts, colour, max(5.0, lay.size / 4))
+    elif style == "light-hatch":
+        # Thin, faint and the other way from ``hatched``, across the whole hex: the terrain, the
+        # counters and any other highlight read through it.
+        _hatch(d, lay.corners(h, 1), colour, max(5.0, lay.size / 5), alpha=70, width=1, rising=True)
     elif style == "dotted":
         r = width * 0.62
         for (x1, y1), (x2, y2) in zip(ring, ring[1:]):
@@ -138,12 +145,27 @@ def outline_highlight(d: ImageDraw.ImageDraw, lay: Layout, h: Hex, hv: Highlight
             d.ellipse([x1 - width / 2, y1 - width / 2, x1 + width / 2, y1 + width / 2], fill=colour)
 
 
-def _hatch(d: ImageDraw.ImageDraw, poly: list[Point], colour: RGB, step: float) -> None:
-    """Diagonal lines across a convex polygon, clipped to it."""
+def _hatch(
+    d: ImageDraw.ImageDraw,
+    poly: list[Point],
+    colour: RGB,
+    step: float,
+    alpha: int = 170,
+    width: int = 2,
+    rising: bool = False,
+) -> None:
+    """Diagonal lines across a convex polygon, clipped to it (``rising``: lower left to upper right)."""
+    k = -1 if rising else 1  # a rising hatch is the falling one of the mirrored polygon, mirrored back
+    for (x1, y1), (x2, y2) in _hatch_lines([(k * x, y) for x, y in poly], step):
+        d.line([(k * x1, y1), (k * x2, y2)], fill=colour + (alpha,), width=width)
+
+
+def _hatch_lines(poly: list[Point], step: float) -> list[tuple[Point, Point]]:
+    """The lines x + y = c, ``step`` apart, clipped to a convex polygon."""
     n = len(poly)
+    out: list[tuple[Point, Point]] = []
     c = min(x + y for x, y in poly) + step / 2
     while c < max(x + y for x, y in poly):
-        # The line x + y = c, as (x, c - x); clip x to the polygon's edges.
         hits: list[float] = []
         for i in range(n):
             (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
@@ -154,8 +176,9 @@ def _hatch(d: ImageDraw.ImageDraw, poly: list[Point], colour: RGB, step: float) 
             hits.append(x1 + (x2 - x1) * t)
         if len(hits) >= 2:
             a, b = min(hits), max(hits)
-            d.line([(a, c - a), (b, c - b)], fill=colour + (170,), width=2)
+            out.append(((a, c - a), (b, c - b)))
         c += step
+    return out
 
 
 def _disc(d: ImageDraw.ImageDraw, x: float, y: float, r: float, fill: RGB, edge: RGB, text: str) -> None:
@@ -264,22 +287,24 @@ def draw_marker(d: ImageDraw.ImageDraw, x: float, y: float, r: float, mv: Marker
         _disc(d, x, y, r, colour, shade(colour, 0.45), text or marker_name(kind)[:1])
 
 
+def marker_box(x: float, y: float, r: float, mv: MarkerView) -> tuple[float, float, float, float]:
+    """The box a marker drawn at (x, y) with radius ``r`` covers: its disc, or the tag as wide as
+    its text that a text too long for the disc goes on."""
+    kind = marker_kind(mv.kind)
+    text = (mv.text or "C") if kind == "charge" else mv.text
+    if text and kind not in ("tower", "impact", "god", "obstructed"):
+        f = fit_font(text, r * 1.7, max(TAG_FONT, round(r * 0.85)), "condensed", TAG_FONT)
+        if f.getlength(text) > r * 1.7:
+            half = f.getlength(text) / 2 + 3
+            hh = max(r * 0.7, f.size * 0.5 + 2)
+            return (x - half, y - hh, x + half + 1, y + hh + 2)
+    return (x - r * 1.15, y - r * 1.15, x + r * 1.15, y + r * 1.15)
+
+
 def marker_kind(kind: str) -> str:
     """The drawn style of a marker kind: a known kind, or a known kind before a dash."""
     base = kind.split("-", 1)[0]
     return kind if kind in MARKERS or base not in MARKERS else base
-
-
-def marker_slots(n: int, size: float, crowded: bool) -> list[tuple[float, float, float]]:
-    """(dx, dy, radius) for ``n`` markers in a hex; beside the counters when the hex also holds counters."""
-    if not crowded and n == 1:
-        return [(0.0, 0.12 * size, 0.42 * size)]
-    r = 0.24 * size if crowded else 0.3 * size
-    out = []
-    for i in range(n):
-        side = -1 if i % 2 == 0 else 1
-        out.append((side * 0.66 * size, (0.42 - 0.5 * (i // 2)) * size, r))
-    return out
 
 
 def draw_arrow(d: ImageDraw.ImageDraw, lay: Layout, src: Hex, dst: Hex, av: ArrowView) -> None:
@@ -344,11 +369,14 @@ def result_labels(
     size: int,
     bounds: Box | None = None,
     skip_covering: bool = False,
+    keep_clear: list[Box] | None = None,
 ) -> list[tuple[str, Box]]:
     """One label per combat (attacks on one hex with one label), drawn outside the defender's hex
     where it covers the least of ``avoid`` (counter texts, markers, other labels), with a leader
     line to the hex. With ``skip_covering`` a label that finds no free place is left out (the
-    caption names every combat). Returns each label drawn: its text and box."""
+    caption names every combat); a place that would cover any of ``keep_clear`` (counter texts)
+    is never taken, and when every place would, further ones are tried, then the label is left
+    out. Returns each label drawn: its text and box."""
     groups: dict[tuple[Hex, str], list[Hex]] = {}
     kinds: dict[tuple[Hex, str], str] = {}
     for a, b, av in arrows:
@@ -371,18 +399,21 @@ def result_labels(
         tw = f.getlength(text)
         hw, hh = tw / 2 + 5, f.size * 0.65 + 1
         best: tuple[float, float, Box, Point] | None = None
-        for k in (1.2, 1.7, 2.3, 2.9):
+        for k in (1.2, 1.7, 2.3, 2.9) + ((3.6, 4.4) if keep_clear is not None else ()):
+            if best is not None and k > 2.9 and best[0] == 0:
+                break  # the further places only when every nearer one covers something
             for i in range(24):
                 ang = away + math.radians(15 * ((i + 1) // 2) * (1 if i % 2 else -1))
                 px, py = cx + math.cos(ang) * s * k, cy + math.sin(ang) * s * k
                 box = (px - hw, py - hh, px + hw, py + hh)
+                if keep_clear and any(_overlap(box, o) > 1.0 for o in keep_clear):
+                    continue
                 cost = sum(_overlap(box, o) for o in taken)
                 cost += 1e6 * (box[0] < bounds[0] or box[1] < bounds[1] or box[2] > bounds[2] or box[3] > bounds[3])
                 rank = (cost, k + 0.01 * i)
                 if best is None or rank < best[:2]:
                     best = (cost, k + 0.01 * i, box, (px, py))
-        assert best is not None
-        if skip_covering and best[0] > 0:
+        if best is None or (skip_covering and best[0] > 0) or (keep_clear is not None and best[0] >= 1e6):
             continue
         _, _, box, (px, py) = best
         ex, ey = cx + (px - cx) * 0.55 / max(1e-6, math.hypot(px - cx, py - cy) / s), cy + (py - cy) * 0.55 / max(

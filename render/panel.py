@@ -230,6 +230,20 @@ def stack_blocks(view: View, stacks: dict[str, list[CounterView]], cw: int, widt
     return out
 
 
+def stack_lines(stacks: dict[str, list[CounterView]], width: int) -> list[Block]:
+    """The stacks as text, a line each ("0507 \u00d73: Red A1 SR 3-2-4, ..."), for a board too
+    crowded for close-ups; a face-down counter is "? (side)"."""
+    if not stacks:
+        return []
+    lines = [
+        f"{hexnum} \u00d7{len(cvs)}: " + ", ".join(
+            f"? ({cv.side})" if cv.hidden else " ".join(p for p in (cv.side, cv.label, cv.sub) if p) for cv in cvs
+        )
+        for hexnum, cvs in stacks.items()
+    ]
+    return [heading("Stacks"), text_lines(lines, width, 13, bullet="\u2022")]
+
+
 def _stack_row(view: View, hexnum: str, cvs: list[CounterView], cw: int, width: int) -> Block:
     rows = counter_rows(view, cvs, cw, width - STACK_LABEL_W)
 

@@ -57,6 +57,9 @@ HIGHLIGHTS: dict[str, tuple[RGB, int, str]] = {
     "accost": ((75, 30, 0), 45, "double"),
 }
 OTHER_HIGHLIGHT: tuple[RGB, int, str] = ((120, 120, 120), 40, "dashed")
+ZOC: tuple[RGB, int, str] = ((40, 40, 48), 0, "light-hatch")
+"""A hex in an enemy zone of control (Chitin: I, ``/game board zoc:on``): a light hatch, no tint and
+no outline, under every other highlight; it is told apart by its pattern, not by its colour."""
 OUTLINE_STYLES = ("solid", "dashed", "double", "hatched", "dotted")
 
 ARROWS: dict[str, RGB] = {

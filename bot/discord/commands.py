@@ -69,11 +69,14 @@ def build_game() -> app_commands.Group:
 
     @game.command(name="board", description="The current board, privately")
     @app_commands.describe(game=GAME_ID, view="focus: the action, legible in the chat; full: the whole map",
-                           around="frame the focus view on this hex (like 0507)")
+                           around="frame the focus view on this hex (like 0507)",
+                           zoc="Chitin: I: hatch the hexes in an enemy zone of control of the side to move")
     @app_commands.autocomplete(game=ac.game_ids)
     async def board(interaction: discord.Interaction, game: str | None = None,
-                    view: Literal["focus", "full", "both"] | None = None, around: str | None = None) -> None:
-        await hive_of(interaction).run(interaction, "game board", args_of(game=game, view=view, around=around))
+                    view: Literal["focus", "full", "both"] | None = None, around: str | None = None,
+                    zoc: Literal["on", "off"] | None = None) -> None:
+        await hive_of(interaction).run(interaction, "game board",
+                                       args_of(game=game, view=view, around=around, zoc=zoc))
     simple("status", "Turn, phase and whose decision it is")
     simple("resign", "Give the game up")
     simple("export", "The game record as a JSON file")

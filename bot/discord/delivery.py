@@ -508,8 +508,8 @@ class Delivery:
         try:
             if r.highlights:  # a private board of one unit's moves
                 return await render_board_png(self.core, r.game_id or 0, r.viewer, r.highlights)
-            if r.around:  # /game board around:HEX
-                return await render_board_images(self.core, r.game_id or 0, r.viewer, r.around)
+            if r.around or r.zoc:  # /game board around:HEX zoc:on
+                return await render_board_images(self.core, r.game_id or 0, r.viewer, r.around, r.zoc)
             return await self.render(self.core, r.game_id or 0, r.viewer)
         except Exception:
             log.exception("board of game %s could not be drawn", r.game_id)

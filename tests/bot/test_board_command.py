@@ -57,3 +57,55 @@ async def test_start_up_warm_up_draws_the_recent_games_so_their_first_board_make
     assert PIECES.stats["made"] == made, "the recent game's first board drew pieces the warm-up had not kept"
     assert await render_board_images(again, old.id, None) is not None
     assert PIECES.stats["made"] > made, "the older game was not warmed, so it should have drawn its own pieces"
+
+async def _chitin_first_turn(core):
+    """The Learning Scenario to Blue's first movement (tests/scripts/chitin_learning.txt): both
+    sides placed, Blue to move, Red's counters within reach."""
+    from pathlib import Path
+
+    lines = (Path(__file__).resolve().parents[1] / "scripts" / "chitin_learning.txt").read_text().splitlines()
+    plays = [ln for ln in lines if ln and not ln.startswith("#")]
+    g, say = await open_table(core, "console:#t", plays[0].split(": ", 1)[1].replace("/game new ", "").replace(
+        "opponent:bob ", ""))
+    for line in plays[2:]:
+        user, text = line.split(": ", 1)
+        r = await say(user, text)
+        assert not r[0].text.startswith("Sorry"), (line, r[0].text)
+        if user == "alice" and text == "/done":
+            break
+    return g, say
+
+
+async def test_6_04_zoc_on_hatches_exactly_the_engines_enemy_zones_of_control(core):
+    from engine.core.hexes import format_ccrr
+    from engine.games.chitin.board import Index
+
+    g, say = await _chitin_first_turn(core)
+    state = core.live[g.id].state
+    assert state.active == "Blue"
+    r = await say("bob", f"/game board zoc:on game:{g.id}")
+    assert r[0].board and r[0].zoc, r[0].text
+    from bot.boards import board_views
+
+    views = await board_views(core, g.id, "Blue", zoc=True)
+    assert views is not None
+    red_zoc = {format_ccrr(h) for h in Index(state).zoc("Red")}
+    assert "0805" in red_zoc and "0904" in red_zoc  # beside Red's R1 in 0804, R5 in 0904's neighbours
+    for view in views:
+        assert {h.hex for h in view.highlights if h.kind == "zoc"} == red_zoc
+    plain = await board_views(core, g.id, "Blue")
+    assert plain is not None and not any(h.kind == "zoc" for h in plain[0].highlights)
+    drawn = await render_board_images(core, g.id, "Blue", zoc=True)
+    bare = await render_board_images(core, g.id, "Blue")
+    assert drawn is not None and bare is not None and drawn.full != bare.full
+    assert drawn.alt == bare.alt  # the hatch is no event
+
+
+async def test_zoc_is_refused_politely_outside_chitin(core):
+    g, say = await open_table(core, "console:#t", "game:oneworld")
+    r = await say("alice", f"/game board zoc:on game:{g.id}")
+    assert r[0].text.startswith("Sorry") and "Chitin" in r[0].text and not r[0].board
+    r = await say("alice", f"/game board zoc:maybe game:{g.id}")
+    assert r[0].text.startswith("Sorry") and "on or off" in r[0].text and not r[0].board
+    r = await say("alice", f"/game board zoc:off game:{g.id}")
+    assert r[0].board and not r[0].zoc

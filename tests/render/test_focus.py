@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
 import render
@@ -179,3 +180,23 @@ def test_10_4_the_accosted_gods_hex_is_marked_while_the_accost_is_pending():
         where = next(re.search(r"accosts the god in (\d{4})", c).group(1) for c in p.caption if "accosts" in c)
         assert any(h.hex == where and h.kind == "accost" for h in p.highlights)
         assert parse_ccrr(where) in focus(p, m).hexes
+
+
+@pytest.mark.parametrize("whole", [False, True])
+def test_a_disrupted_d_reads_in_the_focus_view_inside_its_red_corner(chitin_map, whole):
+    """8.033: a disrupted counter (out of command control too: the engine marks those disrupted)
+    carries a "D" of at least 9 px shown 550 px wide, inside its red corner, even on the whole map."""
+    from render.counters import _disrupted_leg
+    from render.focus import COUNTER_PX
+
+    unit = CounterView(hex="0710", side="Red", label="R4", sub="LR 6-3", facing=0, disrupted=True)
+    v = View(game="chitin", map=chitin_map.id, title="Chitin", turn=2, phase="movement", active="Red",
+             sides={"Red": "red", "Blue": "blue"}, counters=(unit,),
+             highlights=(HighlightView(hex="0710", kind="moved"),))
+    f = focus(v, chitin_map, whole=whole)
+    (d,) = [t for t in f.texts if t.kind == "disrupted"]
+    assert d.text == "D" and d.size * f.scale >= COUNTER_PX
+    x0, y0, x1, _y1 = f.boxes[d.owner][1]
+    leg = _disrupted_leg(x1 - x0, d.size)
+    assert d.box[2] <= x1 and d.box[1] >= y0
+    assert (x1 - d.box[0]) + (d.box[3] - y0) <= leg + 1.5  # the letter's far corner inside the triangle

@@ -15,7 +15,9 @@ import pytest
 
 from engine.core.maps import load_map
 from render.alttext import ALT_LIMIT, alt_text
+from render.compose import FULL_PX, full_drawn
 from render.focus import COUNTER_PX, NUMBER_PX, Focus, focus, frame
+from render.stacks import Drawing
 from tests.render.scripted import FULL_GAMES, board_views_of
 
 SLOW = {"chitin_armageddon"}
@@ -36,8 +38,15 @@ def legibility_faults(f: Focus) -> list[str]:
         least = NUMBER_PX if t.kind == "number" else COUNTER_PX
         if t.size * k < least - 1e-9:
             out.append(f"{t.kind} {t.text!r} is {t.size * k:.1f} px at 550 px wide")
+    return out + overlap_faults(f)
+
+
+def overlap_faults(f: Drawing) -> list[str]:
+    """Every counter text (and disrupted "D") covered by something else drawn, and every count
+    badge that meets a counter or a marker."""
+    out = []
     for t in f.texts:
-        if t.kind != "counter":
+        if t.kind not in ("counter", "disrupted"):
             continue
         for i, (kind, box) in enumerate(f.boxes):
             if i != t.owner and _overlap(t.box, box) > 1.0:
@@ -64,6 +73,29 @@ def test_focus_view_of_every_scripted_board_is_legible_and_uncovered(script):
         assert any(t.kind == "number" for t in f.all_texts())
     # Not vacuous: most boards show counters with their texts.
     assert labelled >= len(boards) // 2, (script, labelled, len(boards))
+
+
+@pytest.mark.parametrize("script", PARAMS)
+def test_full_board_of_every_scripted_board_covers_no_counter_text(script):
+    """The full map: each hex draws the counters that keep their labels (a badge for the rest), and
+    markers, charge tags, impact stars, badges, hex numbers and result labels stay off every
+    counter's text."""
+    boards = board_views_of(script)
+    badged = 0
+    for n, (view, _public) in enumerate(boards):
+        if not view.map:
+            continue
+        d = full_drawn(view, load_map(view.map))
+        faults = overlap_faults(d) + [
+            f"{t.kind} {t.text!r} is {t.size} px" for t in d.texts if t.kind == "counter" and t.size < FULL_PX
+        ]
+        assert not faults, (script, n, view.turn, view.phase, faults[:5])
+        assert any(t.kind == "counter" for t in d.texts) or not view.counters
+        badged += any(t.kind == "badge" for t in d.texts)
+    stacked = any(
+        len([c for c in v.counters if c.hex == h]) > 2 for v, _ in boards for h in {c.hex for c in v.counters}
+    )
+    assert badged or not stacked, script
 
 
 @pytest.mark.parametrize("script", PARAMS)

@@ -138,14 +138,16 @@ def test_small_stacks_keep_counters_big_enough_to_read():
     assert stack_slots(1, 34)[0][2] == counter_width(34)
 
 
-def test_eight_counters_in_a_hex_are_all_drawn_and_badged(plain_map):
+def test_eight_counters_in_a_hex_draw_the_top_one_and_a_badge(plain_map):
+    from render.compose import full_drawn
+
     cvs = tuple(_counter(side="AB"[i % 2], label=f"U{i}", sub="") for i in range(8))
     img = render(view_of(counters=cvs), plain_map)
-    lay = board_layout(plain_map)
-    cx, cy = lay.centre(parse_ccrr(HEX))
-    for (dx, dy, w), cv in zip(stack_slots(8, lay.size), cvs):
-        colour = SIDE_COLOURS["red" if cv.side == "A" else "blue"]
-        assert near(pixel(img, (cx + dx - w / 2 + 2, cy + dy)), colour, 25)
+    x, y, w = _lone_counter_box(plain_map)
+    assert near(pixel(img, (x - w / 2 + 3, y + 1)), SIDE_COLOURS["red"], 25)  # U0, at full size
+    drawn = full_drawn(view_of(counters=cvs), plain_map)
+    assert [t.text for t in drawn.texts if t.kind == "counter"] == ["U0"]
+    assert [t.text for t in drawn.texts if t.kind == "badge"] == ["+7"]
     # The close-up repeats the four blue counters in the panel, each at full size.
     assert (
         _panel_count(img, SIDE_COLOURS["blue"])
@@ -183,6 +185,38 @@ def test_highlight_kinds_have_distinct_colours():
     assert len({c for c, _, _ in HIGHLIGHTS.values()}) == len(HIGHLIGHTS) >= 6
 
 
+def test_a_zone_of_control_is_a_light_hatch_alone_under_the_other_highlights(plain_map):
+    """6.04, ``/game board zoc:on``: the hex is hatched, not tinted or outlined, and a moved
+    highlight on the same hex keeps its place at the hex edge."""
+    lay = board_layout(plain_map)
+    h = parse_ccrr(HEX)
+    x, y = lay.centre(h)
+    box = (round(x - lay.size * 0.5), round(y - lay.size * 0.5), round(x + lay.size * 0.5), round(y + lay.size * 0.5))
+    bare = render(view_of(), plain_map)
+    zoc = render(view_of(highlights=(HighlightView(hex=HEX, kind="zoc"),)), plain_map)
+    changed = sum(1 for a, b in zip(pixels(bare.crop(box)), pixels(zoc.crop(box))) if a != b)
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    assert 0.05 * area < changed < 0.5 * area  # lines across the hex, not a tint over all of it
+    far = lay.centre(parse_ccrr("0909"))
+    assert pixel(zoc, far) == pixel(bare, far)
+    moved = HighlightView(hex=HEX, kind="moved")
+    both = render(view_of(highlights=(moved, HighlightView(hex=HEX, kind="zoc"))), plain_map)
+    alone = render(view_of(highlights=(moved,)), plain_map)
+    pts = lay.corners(h, highlight_inset(lay.size))
+    mid = ((pts[1][0] + pts[2][0]) / 2, (pts[1][1] + pts[2][1]) / 2)
+    assert pixel(both, mid) == pixel(alone, mid) and near(pixel(both, mid), HIGHLIGHTS["moved"][0], 12)
+
+
+def test_a_zone_of_control_never_steers_the_focus_view(oneworld_map):
+    from render.focus import frame
+    from tests.render import views
+
+    base = views.oneworld_view()
+    hatched = base.model_copy(update={"highlights": base.highlights + (HighlightView(hex="0503", kind="zoc"),)})
+    assert parse_ccrr("0503") not in frame(base, oneworld_map)[0]
+    assert frame(hatched, oneworld_map)[0] == frame(base, oneworld_map)[0]
+
+
 def test_two_highlights_on_one_hex_both_show(plain_map):
     img = render(
         view_of(highlights=(HighlightView(hex=HEX, kind="moved"), HighlightView(hex=HEX, kind="loss"))),
@@ -218,11 +252,17 @@ def test_each_marker_kind_is_drawn_and_differs_from_the_others(plain_map, kind):
 
 
 def test_markers_move_aside_for_counters(plain_map):
+    from render.stacks import BESIDE
+
     img = render(view_of(markers=(MarkerView(hex=HEX, kind="charge"),), counters=(_counter(),)), plain_map)
     x, y, w = _lone_counter_box(plain_map)
     assert pixel(img, (x - w / 2 + 3, y + 1)) == SIDE_COLOURS["red"]
-    left = img.crop((round(x - 34), round(y), round(x - w / 2), round(y + 20)))
-    assert sum(1 for p in pixels(left) if near(p, (48, 44, 44), 15)) > 10
+    lay = board_layout(plain_map)
+    cx, cy = lay.centre(parse_ccrr(HEX))
+    mx, my = cx + BESIDE[0][0] * lay.size, cy + BESIDE[0][1] * lay.size
+    assert mx < x - w / 2  # left of the counter, in the hex edge's slot
+    slot = img.crop((round(mx - 6), round(my - 6), round(mx + 6), round(my + 6)))
+    assert sum(1 for p in pixels(slot) if near(p, (48, 44, 44), 15)) > 10
 
 
 def test_attack_arrow_runs_from_source_to_target_with_its_odds(plain_map):
@@ -395,21 +435,43 @@ def test_a_north_facing_arrowhead_ends_under_the_hex_number(n, size):
         assert tip_y - w * ARROWHEAD >= number_bottom - 0.5, (n, size)
 
 
-def test_a_marker_beside_a_big_stack_is_drawn_over_its_counters(plain_map):
-    from render.overlays import marker_slots
+def test_a_chitin_air_unit_sits_in_a_corner_slot_off_the_chit(plain_map):
+    """RULINGS Chitin 10 (8.011): an air unit (no facing) is drawn off the centre, so the chit
+    there stays in view; a ground unit in the same place keeps the centre."""
+    from render.compose import full_drawn
+    from tests.render.test_legibility import overlap_faults
 
-    cvs = tuple(_counter(side="B", label=f"U{i}", sub="") for i in range(9))
-    mv = MarkerView(hex=HEX, kind="charges", text="A5: 1")
-    img = render(view_of(counters=cvs, markers=(mv,)), plain_map)
-    bare = render(view_of(counters=cvs), plain_map)
     lay = board_layout(plain_map)
     cx, cy = lay.centre(parse_ccrr(HEX))
-    ((dx, dy, r),) = marker_slots(1, lay.size, True)
-    # Along the middle of the marker's tag, where the bare stack shows a counter, the tag shows.
-    row = [(cx + dx + k, cy + dy - 3) for k in range(-12, 13)]
-    under = [p for p in row if near(pixel(bare, p), SIDE_COLOURS["blue"], 10)]
-    assert under
-    assert not any(near(pixel(img, p), SIDE_COLOURS["blue"], 40) for p in under)
+    chit = MarkerView(hex=HEX, kind="chit", text="A 20")
+    plunge = CounterView(hex=HEX, side="A", label="R7", sub="PL 4")
+    drawn = full_drawn(view_of(game="chitin", counters=(plunge,), markers=(chit,)), plain_map)
+    ((_, unit),) = [(k, b) for k, b in drawn.boxes if k == "counter"]
+    ((_, disc),) = [(k, b) for k, b in drawn.boxes if k == "marker"]
+    assert not (unit[0] <= cx <= unit[2] and unit[1] <= cy <= unit[3])  # the centre is clear
+    assert unit[0] > cx and unit[1] >= cy - lay.size * 0.1  # in the lower right
+    assert disc[2] <= unit[0] and not overlap_faults(drawn)
+    assert any(t.text == "R7" for t in drawn.texts)
+    walker = plunge.model_copy(update={"facing": 0})
+    ground = full_drawn(view_of(game="chitin", counters=(walker,), markers=(chit,)), plain_map)
+    ((_, box),) = [(k, b) for k, b in ground.boxes if k == "counter"]
+    assert box[0] < cx < box[2]
+
+
+def test_markers_beside_a_big_stack_keep_off_its_counter_text(plain_map):
+    """Charge tags and an impact star beside a stack of nine: in the hex edge's slots, none over the
+    top counter's text; a tag too wide for its slot keeps its text only where that covers nothing."""
+    from render.compose import full_drawn
+    from tests.render.test_legibility import overlap_faults
+
+    cvs = tuple(_counter(side="B", label=f"U{i}", sub="SR 3-2-4") for i in range(9))
+    mvs = (MarkerView(hex=HEX, kind="charges", text="A5: 1"), MarkerView(hex=HEX, kind="impact"),
+           MarkerView(hex=HEX, kind="charge"), MarkerView(hex=HEX, kind="charges", text="A6: 2"))
+    drawn = full_drawn(view_of(counters=cvs, markers=mvs), plain_map)
+    assert [t.text for t in drawn.texts if t.kind == "counter"] == ["U0", "SR 3-2-4"]
+    assert len([b for k, b in drawn.boxes if k == "marker"]) == 4
+    assert [t.text for t in drawn.texts if t.kind == "badge"] == ["+8"]
+    assert overlap_faults(drawn) == []
 
 
 def test_one_result_label_per_combat_outside_the_defenders_hex(plain_map):
