@@ -314,6 +314,20 @@ def _hunt_field(state: State, marine_hexes: dict[str, float]) -> dict[str, float
     return found
 
 
+_REPAIR: dict[tuple[object, ...], dict[str, float]] = {}
+
+
+def _repair_field(state: State, markers: tuple[str, ...]) -> dict[str, float]:
+    """A Repairbot's distance field to these markers, remembered while the terrain stays put."""
+    key = (terrain_key(state), markers)
+    found = _REPAIR.get(key)
+    if found is None:
+        if len(_REPAIR) > 256:
+            _REPAIR.clear()
+        found = _REPAIR[key] = _field(state, False, {h: 0.0 for h in markers})
+    return found
+
+
 def _robot_move(state: State, legal: list[Action]) -> Action | None:
     """Security Robots close on the Marines, Repairbots on the markers; nothing into a known blast."""
     danger = _danger(state, not state.hidden_charges)
@@ -330,8 +344,8 @@ def _robot_move(state: State, legal: list[Action]) -> Action | None:
         """Distances to the markers no other Repairbot stands on (one Repairbot a marker)."""
         if u.id not in fix:
             taken = {b.hex for b in state.side_units(ROBOTS) if b.kind == "repair" and b.id != u.id}
-            todo = {h: 0.0 for h in state.markers if h not in taken and h not in near_marines}
-            fix[u.id] = _field(state, False, todo) if todo else {}
+            todo = tuple(sorted(h for h in state.markers if h not in taken and h not in near_marines))
+            fix[u.id] = _repair_field(state, todo) if todo else {}
         return fix[u.id]
 
     def score(u: Unit, n: str) -> float:
