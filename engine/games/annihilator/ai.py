@@ -39,7 +39,7 @@ from engine.ai.rng import Rng, RngDice
 from engine.core.hexes import DIRECTION_NAMES, Hex, distance, neighbors
 from engine.core.protocol import Action, GameRules
 from engine.games.annihilator import data
-from engine.games.annihilator.board import Board, hex_type, move_cost
+from engine.games.annihilator.board import Board, hex_type, move_cost, terrain_key
 from engine.games.annihilator.demolition import pattern_hexes
 from engine.games.annihilator.state import Charge, State, Unit
 
@@ -127,7 +127,7 @@ _SPOTS: dict[tuple[object, ...], dict[str, float]] = {}
 
 def _spots(state: State) -> dict[str, float]:
     """``_find_spots``, remembered for the terrain and the cores standing (they rarely change)."""
-    key = (tuple(sorted(state.destroyed)), tuple(sorted(state.markers.items())))
+    key = terrain_key(state)
     found = _SPOTS.get(key)
     if found is None:
         if len(_SPOTS) > 256:
@@ -167,9 +167,25 @@ def _marine_extra(state: State) -> dict[str, float]:
     return extra
 
 
+_MARCH: dict[tuple[object, ...], dict[str, float]] = {}
+
+
+def _marine_field(state: State) -> dict[str, float]:
+    """The Marines' cost to a firing spot past auto-defend hexes and robots, remembered while the terrain
+    and the robots stay put (all the Marines' moves of a phase, and the search's many visits to them)."""
+    robots = tuple(sorted(u.hex for u in state.side_units(ROBOTS) if u.hex))
+    key = (terrain_key(state), robots)
+    found = _MARCH.get(key)
+    if found is None:
+        if len(_MARCH) > 256:
+            _MARCH.clear()
+        found = _MARCH[key] = _field(state, True, _spots(state), _marine_extra(state))
+    return found
+
+
 def _marine_move(state: State, legal: list[Action]) -> Action | None:
     """The move or advance that brings a unit most towards its firing spot; None: nothing worth it."""
-    field = _field(state, True, _spots(state), _marine_extra(state))
+    field = _marine_field(state)
     danger = _danger(state, True)
     board = Board(state)
     demo_hexes = {u.hex for u in state.side_units(MARINES) if u.kind == "demolition" and u.hex}
@@ -233,7 +249,6 @@ def _charge(state: State, legal: list[Action]) -> Action | None:
         if u.hex:
             robots_at[u.hex] = robots_at.get(u.hex, 0) + 1
     spots = _spots(state)
-    extra = _marine_extra(state)
     routes: dict[str, set[str]] = {}
     best, best_value = None, WORTH
     for a in legal:
@@ -251,7 +266,7 @@ def _charge(state: State, legal: list[Action]) -> Action | None:
             if u.kind != "demolition" or u.charges < 2:
                 continue  # charges for passages only from a Demolition Squad's spares
             if u.id not in routes:
-                routes[u.id] = _route_to(state, u.hex, spots, extra)
+                routes[u.id] = _route_to(state, u.hex, spots)
             path = routes[u.id]
         for h, col in _blast(c):
             p = P_HIT[col]
@@ -266,9 +281,9 @@ def _charge(state: State, legal: list[Action]) -> Action | None:
     return best
 
 
-def _route_to(state: State, start: str, spots: dict[str, float], extra: dict[str, float]) -> set[str]:
+def _route_to(state: State, start: str, spots: dict[str, float]) -> set[str]:
     """Hexes on the cheapest route from ``start`` to a firing spot, counting obstructed hexes as if cleared."""
-    field = _field(state, True, spots, extra)
+    field = _marine_field(state)
     path: set[str] = set()
     here = start
     for _ in range(40):
@@ -290,12 +305,26 @@ _HUNT: dict[tuple[object, ...], dict[str, float]] = {}
 
 def _hunt_field(state: State, marine_hexes: dict[str, float]) -> dict[str, float]:
     """The robots' distance field to the Marines, remembered while terrain and Marines stay put."""
-    key = (tuple(sorted(state.markers.items())), tuple(sorted(state.destroyed)), tuple(sorted(marine_hexes.items())))
+    key = (terrain_key(state), tuple(sorted(marine_hexes.items())))
     found = _HUNT.get(key)
     if found is None:
         if len(_HUNT) > 256:
             _HUNT.clear()
         found = _HUNT[key] = _field(state, False, marine_hexes)
+    return found
+
+
+_REPAIR: dict[tuple[object, ...], dict[str, float]] = {}
+
+
+def _repair_field(state: State, markers: tuple[str, ...]) -> dict[str, float]:
+    """A Repairbot's distance field to these markers, remembered while the terrain stays put."""
+    key = (terrain_key(state), markers)
+    found = _REPAIR.get(key)
+    if found is None:
+        if len(_REPAIR) > 256:
+            _REPAIR.clear()
+        found = _REPAIR[key] = _field(state, False, {h: 0.0 for h in markers})
     return found
 
 
@@ -315,8 +344,8 @@ def _robot_move(state: State, legal: list[Action]) -> Action | None:
         """Distances to the markers no other Repairbot stands on (one Repairbot a marker)."""
         if u.id not in fix:
             taken = {b.hex for b in state.side_units(ROBOTS) if b.kind == "repair" and b.id != u.id}
-            todo = {h: 0.0 for h in state.markers if h not in taken and h not in near_marines}
-            fix[u.id] = _field(state, False, todo) if todo else {}
+            todo = tuple(sorted(h for h in state.markers if h not in taken and h not in near_marines))
+            fix[u.id] = _repair_field(state, todo) if todo else {}
         return fix[u.id]
 
     def score(u: Unit, n: str) -> float:
@@ -391,7 +420,7 @@ _HOME: dict[tuple[object, ...], dict[str, float]] = {}
 
 def _spot_field(state: State) -> dict[str, float]:
     """Cost for a human unit from every hex to a firing spot (terrain only), remembered."""
-    key = (tuple(sorted(state.destroyed)), tuple(sorted(state.markers.items())))
+    key = terrain_key(state)
     found = _HOME.get(key)
     if found is None:
         if len(_HOME) > 256:

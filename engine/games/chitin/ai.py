@@ -20,7 +20,9 @@ scripts, moved here from tests/support/chitin_policy.py:
 Evaluation (for a seat): Harvest Chits carried off (the victory condition, 4.01-4.04; in the
 advanced scenarios their point values, 4.02), chits carried and how far their carriers still have
 to go, combat strength left on each side, and Workers left. Move ordering: the policy's action
-first, then the other moves of the same counter by the evaluation of the position after each.
+first, then the other moves of the same counter by the evaluation of the position after each; in
+the attack phase only the policy's next declaration towards its plan, or /done (7.03: declaring
+and cancelling could otherwise go on without end).
 
 Army selection (3.03, secret): one of a few armies within the scenario's points, the standard one
 or a variant with one counter swapped for another of the same size, drawn with the seeded
@@ -42,7 +44,7 @@ from engine.core.hexes import Hex, direction, distance
 from engine.core.protocol import Action, GameRules
 from engine.games.chitin import flow
 from engine.games.chitin.board import DIRS, Index, T, geo, in_front, is_combat, role, strength
-from engine.games.chitin.combat import battle_odds, battles, enemies_in_front, unmet
+from engine.games.chitin.combat import attack_choices, battle_odds, battles, enemies_in_front, unmet
 from engine.games.chitin.state import Counter, Pair, State
 
 # Armies for the scenarios where players choose (rule 3.03); each spends exactly the scenario's points.
@@ -339,21 +341,37 @@ def _plan_ok(state: State, idx: Index, seat: str, plan: list[Pair]) -> tuple[boo
     return faults == 0, value, faults
 
 
+def _plan_value(state: State, idx: Index, seat: str, plan: list[Pair],
+                known: dict[tuple[tuple[tuple[str, str], ...], tuple[str, ...]], float]) -> float:
+    """How good a plan looks (``_plan_ok``'s value), each combat's odds looked up once in ``known``."""
+    value = 0.0
+    for b in battles(state, idx, seat, plan):
+        key = (tuple((p.by, p.on) for p in b.pairs), tuple(b.defenders))
+        part = known.get(key)
+        if part is None:
+            lookup, _ = battle_odds(state, idx, seat, b)
+            part = known[key] = min(lookup.attack / max(lookup.defence, 1), 5.0) - 1.5
+        value += part
+    return value
+
+
 def _best_plan(state: State, idx: Index, seat: str, pairs: list[Pair]) -> list[Pair]:
     """The attack plan to declare: every obligation met, the best odds otherwise (small sets exhaustively)."""
     if len(pairs) <= 9:
-        best: list[Pair] | None = None
-        best_value = -1e9
+        # Every plan's value first (each combat's odds looked up once), then the obligations of the
+        # best ones until one stands: the same plan as checking them all, for far fewer checks.
+        odds: dict[tuple[tuple[tuple[str, str], ...], tuple[str, ...]], float] = {}
+        ranked: list[tuple[float, int, list[Pair]]] = []
         for mask in range(1 << len(pairs)):
             plan = [p for i, p in enumerate(pairs) if mask >> i & 1]
             flyers = [p.by for p in plan if p.by in state.counters]
             if len(flyers) != len(set(flyers)):
                 continue  # an air unit makes one attack
-            ok, value, _ = _plan_ok(state, idx, seat, plan)
-            if ok and value > best_value:
-                best, best_value = plan, value
-        if best is not None:
-            return best
+            ranked.append((_plan_value(state, idx, seat, plan, odds), mask, plan))
+        ranked.sort(key=lambda t: (-t[0], t[1]))
+        for _, _, plan in ranked:
+            if not unmet(state.model_copy(update={"plan": plan}), idx, seat):
+                return plan
     # Larger fronts: start from every attack and drop the one whose loss mends the most faults.
     plan = list(pairs)
     ok, value, faults = _plan_ok(state, idx, seat, plan)
@@ -377,7 +395,9 @@ def _attack(state: State, seat: str, legal: list[Action]) -> Action:
     key = (state.turn, seat, tuple(sorted((c.id, c.where, c.hex, c.units, c.facing) for c in state.counters.values())))
     target = _PLANS.get(key)
     if target is None:
-        pairs = list(state.plan) + [Pair(by=str(a.args["by"]), on=str(a.args["on"])) for a in legal if a.verb == "attack"]
+        # every attack the phase allows (7.03), whatever is declared so far: an air unit in the plan
+        # hides its other targets, and the plan aimed at must not depend on the declarations made
+        pairs = attack_choices(state.model_copy(update={"plan": []}), idx, seat)
         if len(pairs) > 9:
             # a wide front: air units fight only the enemy air units
             pairs = [p for p in pairs if p.by not in state.counters or p.on == "air"]
@@ -539,6 +559,14 @@ class ChitinAI(GameAI):
         s = cast(State, state)
         first = policy(s, seat, legal)
         done = first_of(legal, "done")
+        if s.step == "attack":
+            # 7.03: an attack may be declared and cancelled again without end, and the evaluation
+            # cannot tell two plans apart before they are fought, so a search over every /attack
+            # and /cancel went round in circles for hundreds of actions. The search chooses between
+            # the next step towards the policy's plan (every obligation met, the best odds) and
+            # ending the phase with the plan as it stands: each action brings the plan nearer
+            # that one, and the phase ends within one action a possible attack, plus the /done.
+            return [first] + ([done] if done is not None and done is not first else [])
         rest = [a for a in legal if a is not first and a is not done]
         if s.step == "move" and first.verb in ("move", "charge", "fly"):
             who = first.args.get("stack", first.args.get("unit"))
