@@ -389,3 +389,55 @@ async def test_while_the_bot_thinks_at_hard_other_commands_are_answered_at_once(
     assert answered, "the bot never thought long enough to be measured"
     assert max(answered) < 0.05, f"a command waited {max(answered):.3f} s while the bot thought"
     assert max(gaps) < 0.1, f"the event loop stalled {max(gaps):.3f} s"
+
+
+# --- clocks and restarts ---------------------------------------------------------------------------------------
+
+
+async def test_the_clock_neither_times_nor_reminds_the_bot_but_still_runs_for_alice(store):
+    from datetime import UTC, datetime, timedelta
+
+    from bot.clocks import ClockKeeper
+
+    now = [datetime(2026, 1, 1, tzinfo=UTC)]
+    t = Table(store)
+    t.core.opponent.deliver = None  # held back: the game waits on the bot's guess and on alice's
+    replies = await t.core.handle_line("alice", "console:#lobby",
+                                       "/game new game:toy opponent:bot level:easy pile:5 seed:7 clock:24h "
+                                       "on_timeout:forfeit")
+    gid = next(r.game_id for r in replies if r.game_id is not None)
+    await t.core.handle_line("alice", f"console:#game-{gid}", "/guess parity:odd")
+    keeper = ClockKeeper(t.core, now=lambda: now[0])
+    assert await keeper.tick() == []
+    now[0] += timedelta(hours=30)  # only the bot is awaited: no reminder, no timeout, no forfeit
+    out = await keeper.tick()
+    assert not [r for r in out if r.game_id == gid], [r.text for r in out]
+    assert gid in t.core.live
+    t.core.opponent.attach(t.console.deliver)
+    await t.core.opponent.idle()
+    await keeper.tick()  # the decision passed to alice: her clock runs, and she is reminded
+    now[0] += timedelta(hours=23, minutes=30)
+    out = await keeper.tick()
+    reminders = [r for r in out if "reminder" in r.text]
+    assert reminders and reminders[0].mentions == ["alice"]
+
+
+async def test_a_game_waiting_on_the_bot_at_a_restart_is_played_on(tmp_path):
+    db = tmp_path / "r.db"
+    store = await Store.open(db)
+    try:
+        t = Table(store)
+        t.core.opponent.deliver = None  # the bot is down before it answers
+        await t.line("alice: /game new game:toy opponent:bot level:easy pile:5 seed:7")
+        gid = next(iter(t.core.live))
+        assert await bot_actions(store, gid) == []
+    finally:
+        await store.close()
+    store = await Store.open(db)
+    try:
+        t = Table(store)
+        await t.console.start()  # loads the game; the bot thinks once the console is attached
+        await t.core.opponent.idle()
+        assert len(await bot_actions(store, gid)) == 1
+    finally:
+        await store.close()
