@@ -8,6 +8,7 @@ import io
 import time
 
 from bot import boards
+from bot.commands import make_core
 from bot.console import Console
 from bot.core import Core
 from bot.opponent import information
@@ -34,7 +35,7 @@ def test_the_loop_keeps_answering_while_the_bot_thinks_at_hard(benchmark, tmp_pa
     async def go() -> tuple[float, float, float, int]:
         store = await Store.open(tmp_path / f"bot-{time.perf_counter_ns()}.db")
         try:
-            core = Core(store)
+            core = make_core(store)
             core.opponent.executor = boards.worker_pool()
             console = Console(core, None, io.StringIO(), boards=False)
             await console.run_line("alice: /game new game:oneworld opponent:bot level:hard seed:1 clock:none")

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from bot.console import Console
 from bot.commands import make_core
+from bot.console import Console
 from bot.opponent import information
 from bot.replies import Reply
 from bot.store import Store
