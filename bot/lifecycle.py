@@ -46,6 +46,7 @@ def _refuse(text: str) -> Exception:
 GENERAL_HELP = """\
 hexhive runs two-player hex-and-counter games. Commands:
   /game new game:NAME opponent:USER [scenario:S] [seat:SEAT] [option:value ...]   challenge someone
+  /game new game:NAME opponent:bot [level:easy|normal|hard] [hints:on]   play hexhive itself (Discord: opponent:@hexhive)
   /game accept | /game decline          answer a challenge
   /game board                           the current board, privately
   /game status                          whose decision, turn and phase
@@ -56,6 +57,7 @@ hexhive runs two-player hex-and-counter games. Commands:
   /game replay                          an animated replay of the game so far
   /game help [all:yes]                  what you can do now, with examples (all:yes: every order)
   /game moves unit:ID                   one unit's legal orders now
+  /game hint                            privately, a suggested order (games with hints:on)
   /game options [game:NAME]             the games; a game's scenarios, seats and options
   /undo                                 take back your own last order of this phase
   /resolve dice opponent:USER ...       a stand-alone step-reduction combat

@@ -26,10 +26,11 @@ import contextlib
 import json
 import logging
 import time
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from bot.answers import Refusal, private
 from bot.records import UNDO, fold, load_state, replay
@@ -119,7 +120,9 @@ class Opponent:
     """Schedules the bot's decisions of a core's games and gives its orders through the core."""
 
     def __init__(self, core: Core, *, user_id: str = CONSOLE_BOT, executor: Executor | None = None) -> None:
-        self.core = core
+        # A weak reference: the core owns its opponent, and a core dropped without closing its store
+        # must still free the store at once (aiosqlite then stops its thread; a cycle would keep it).
+        self.core: Core = cast("Core", weakref.proxy(core))
         self.user_id = user_id
         self.executor = executor
         """Where decisions are computed; None: the worker process pool shared with bot/boards.py."""
