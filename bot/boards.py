@@ -197,6 +197,17 @@ def replay_gif_job(config_json: str, setup_rolls: str, actions: list[tuple[str, 
     return animate(views, max_bytes=max_bytes)
 
 
+def worker_pool() -> ProcessPoolExecutor:
+    """The one worker process of the bot's heavy jobs (replay animations, the bot opponent's decisions)."""
+    return _pool()
+
+
+def reset_pool() -> None:
+    """Forget a broken pool: the next job starts a new one."""
+    global _POOL
+    _POOL = None
+
+
 def _pool() -> ProcessPoolExecutor:
     global _POOL
     if _POOL is None:

@@ -122,7 +122,8 @@ def decision_of(g: Live) -> Decision:
     """
     settings = g.row.settings_dict
     hours = settings.get("clock_hours")
-    waiting = tuple(sorted({p.seat for p in g.pending()}))
+    bots = settings.get("bots", {})  # the bot opponent answers at once: its seats are never timed
+    waiting = tuple(sorted({p.seat for p in g.pending() if p.seat not in bots}))
     key = f"branch {g.row.branch}, decision from action {settings.get('decision_seq', 0)}" if waiting else ""
     paused = g.row.status == "paused"
     return Decision(key=key, hours=hours, paused=paused, waiting=waiting,
@@ -240,7 +241,8 @@ class ClockKeeper:
     async def _expired(self, g: Live) -> list[Reply]:
         settings = g.row.settings_dict
         action = settings.get("on_timeout", "nothing")
-        seats = sorted({p.seat for p in g.pending()})
+        bots = settings.get("bots", {})
+        seats = sorted({p.seat for p in g.pending() if p.seat not in bots})
         who = " and ".join(f"{g.name_of(s)} ({s})" for s in seats)
         async with self.core.store.transaction():
             await self.core.store.add_modlog(g.id, CLOCK_USER, f"clock of game #{g.id} ran out for {who}",
@@ -304,4 +306,5 @@ def _key(gid: int) -> str:
 
 
 def _waiting_users(g: Live) -> list[str]:
-    return sorted({g.user_of(p.seat) for p in g.pending() if g.user_of(p.seat)})
+    bots = g.row.settings_dict.get("bots", {})  # the bot opponent is never reminded
+    return sorted({g.user_of(p.seat) for p in g.pending() if g.user_of(p.seat) and p.seat not in bots})

@@ -50,6 +50,7 @@ class Console:
         """The text each edited message (a phase message) last showed, to print only what changed."""
         self.files: list[Path] = []
         core.open_thread = self.open_thread
+        core.opponent.attach(self.deliver)  # the bot opponent's orders are printed as they come
         if out_dir:
             out_dir.mkdir(parents=True, exist_ok=True)
             # Boards are numbered on from an earlier run's, so a new run never overwrites them.
@@ -97,6 +98,7 @@ class Console:
                 if r.to == "channel":
                     self.current[u] = r.place
         await self.deliver(replies)
+        await self.core.opponent.idle()  # a line's answer includes the bot opponent's orders it led to
         return replies
 
     async def deliver(self, replies: Iterable[Reply]) -> None:

@@ -24,6 +24,7 @@ from pydantic import BaseModel
 from bot import confirm, lookup, phaselog, words
 from bot.answers import Handler, Limits, Refusal, polite, private, visible
 from bot.live import SNAPSHOT_EVERY, Live, load_live
+from bot.opponent import Opponent
 from bot.parsing import ParseError, check_args, parse_command, parse_int
 from bot.records import commitment, dumps
 from bot.replies import Button, Command, Reply
@@ -92,6 +93,8 @@ class Core:
         self.loader: asyncio.Task[None] | None = None
         self.all_loaded = asyncio.Event()
         """Set once start-up has loaded every game in play (``start``)."""
+        self.opponent = Opponent(self)
+        """The bot opponent: plays the seats a game gives the bot (bot/opponent.py)."""
 
     def command_words(self) -> set[str]:
         """The first word of every command in the table (``game``, ``mod``, ``help`` ...)."""
@@ -119,6 +122,7 @@ class Core:
         self._loading[gid] = done
         try:
             self.live[gid] = await load_live(self.store, row)
+            self.opponent.poke(gid)
         except Exception as exc:
             log.exception("game #%s cannot be loaded", gid)
             self.damaged[gid] = f"its log does not replay ({type(exc).__name__})"
@@ -201,7 +205,8 @@ class Core:
         try:
             check_args(cmd.args)
             await self._preload(cmd)
-            return await self._dispatch(cmd)
+            # a game that now waits on the bot opponent: it thinks (bot/opponent.py)
+            return await self.opponent.after(await self._dispatch(cmd))
         except (RuleError, Refusal, ParseError) as exc:
             return [private(cmd.user, cmd.place, polite(str(exc)))]
         except Exception:
@@ -341,6 +346,8 @@ class Core:
         async with self.locked(cmd) as g:
             if g.row.status == "paused":
                 raise Refusal(f"game #{g.id} is paused by a moderator; orders wait until it resumes")
+            if cmd.at is not None and cmd.at != (g.row.branch, g.seq):
+                raise Refusal(f"game #{g.id} has moved on since this order was decided; nothing was changed")
             assert g.state is not None
             seats = g.seats_of(cmd.user)
             if not seats:

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 Handler = Callable[["Core", Command], Awaitable[list[Reply]]]
 HANDLERS: dict[str, Handler] = {}
 
-NEW_GAME_KEYS = {"game", "opponent", "opponent_name", "scenario", "seat", "seed", "clock", "on_timeout"}
+NEW_GAME_KEYS = {"game", "opponent", "opponent_name", "scenario", "seat", "seed", "clock", "on_timeout", "level",
+                 "hints"}
 
 
 def command(name: str) -> Callable[[Handler], Handler]:
@@ -45,6 +46,7 @@ def _refuse(text: str) -> Exception:
 GENERAL_HELP = """\
 hexhive runs two-player hex-and-counter games. Commands:
   /game new game:NAME opponent:USER [scenario:S] [seat:SEAT] [option:value ...]   challenge someone
+  /game new game:NAME opponent:bot [level:easy|normal|hard] [hints:on]   play hexhive itself (Discord: opponent:@hexhive)
   /game accept | /game decline          answer a challenge
   /game board                           the current board, privately
   /game status                          whose decision, turn and phase
@@ -55,6 +57,7 @@ hexhive runs two-player hex-and-counter games. Commands:
   /game replay                          an animated replay of the game so far
   /game help [all:yes]                  what you can do now, with examples (all:yes: every order)
   /game moves unit:ID                   one unit's legal orders now
+  /game hint                            privately, a suggested order (games with hints:on)
   /game options [game:NAME]             the games; a game's scenarios, seats and options
   /undo                                 take back your own last order of this phase
   /resolve dice opponent:USER ...       a stand-alone step-reduction combat
@@ -117,6 +120,9 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
         raise _refuse(f"name your opponent: /game new game:{game} opponent:USER")
     if opponent == cmd.user:
         raise _refuse("you cannot challenge yourself; name another member as opponent")
+    against_bot = core.opponent.is_bot(opponent)
+    if against_bot:
+        opponent = core.opponent.user_id
     scenario = words.choice(args.get("scenario", rules.scenarios[0] if rules.scenarios else ""), rules.scenarios)
     if rules.scenarios and scenario not in rules.scenarios:
         raise _refuse(f"{rules.title} has no scenario '{scenario}'; choose one of: {', '.join(rules.scenarios)}")
@@ -144,10 +150,20 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
         raise _refuse(str(exc)) from None
     except (ValueError, TypeError) as exc:
         raise _refuse(f"the options were not understood: {exc}") from None
-    await _check_invitation_limits(core, cmd)
+    from bot.opponent import BOT_NAME, new_game_settings
+
+    bot_settings = new_game_settings(core, cmd, args, other if against_bot else None)
+    if against_bot:
+        level = bot_settings["bots"][other]
+        opponent_name = f"{BOT_NAME} ({level})"
+        players = (players[0], Player(seat=other, name=opponent_name))
+        config = GameConfig(game=game, scenario=scenario, options=options, players=players)
+    else:
+        await _check_invitation_limits(core, cmd)
     seed = seed_arg if seed_arg is not None else core.new_seed()
     place = await core.open_thread(cmd.place, f"{rules.title}: {players[0].name} vs {opponent_name}")
     settings = {"seats": {seat: cmd.user, other: opponent}, "clock_hours": hours, "on_timeout": on_timeout}
+    settings |= bot_settings
     now = core.now()
     from bot.live import load_live
 
@@ -160,6 +176,10 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
         row = await core.store.game(gid)
         assert row is not None
         g = await load_live(core.store, row)
+        if against_bot:  # the bot accepts at once: no invitation, the game begins
+            replies = await begin(core, g, cmd)
+            core.live[gid] = g
+            return replies
         opts = ", ".join(f"{k}:{escape_markdown(v, 40)}" for k, v in options.items()) or "none"
         dice_note = (f"dice seed `{escape_markdown(seed, 64)}`, fixed and public" if seed_arg is not None else
                      f"dice: SHA-256 of the secret seed `{seed_hash(seed)}`, published now so no roll can be "
@@ -248,30 +268,41 @@ async def accept(core: Core, cmd: Command) -> list[Reply]:
         invited = [s for s, u in g.seats.items() if u != g.row.created_by] or list(g.seats)[1:]
         if cmd.user not in (g.user_of(s) for s in invited):
             raise _refuse(f"only the invited player can accept game #{g.id}")
-        dice = SeededDice(g.row.seed, 0, "main")
-        state = g.rules.setup(g.config, dice)
-        now = core.now()
         async with core.store.transaction():
-            await core.store.update_game(g.id, now, status="active",
-                                         setup_rolls=dumps([r.model_dump() for r in dice.rolls]))
-            g.row = (await core.store.game(g.id)) or g.row
-            g.state, g.seq = state, 0
-            dice_note = (f"Dice seed `{g.row.seed}` (fixed, not secret)" if g.row.seed_public else
-                         f"Dice: SHA-256 of the secret seed is `{seed_hash(g.row.seed)}`; the seed is published "
-                         f"at the end so anyone can check every roll")
-            rolls = ", ".join(f"{r.why or 'die'}: {r.value}" for r in dice.rolls)
-            intro = f"Game #{g.id} begins: {g.rules.title}. " + ", ".join(
-                f"{g.name_of(s)} plays {s}" for s in g.rules.seats) + f".\n{dice_note}."
-            if rolls:
-                intro += f"\nSet-up rolls: {rolls}."
-            replies = [Reply(to="channel", place=g.row.place, text=intro, game_id=g.id, seq=0,
-                             mentions=list(g.seats.values()))]
-            replies += phaselog.shape(g, core.board_replies(g, force=True) + core.prompt_replies(g, []), seq=0,
-                                      actor=cmd.user, place=cmd.place, over=False)
-            await phaselog.save(core, g, now)
-            await core._save_board_key(g, now)
-            replies = await core.queue(g.id, replies)
-        return replies
+            return await begin(core, g, cmd)
+
+
+async def begin(core: Core, g: Live, cmd: Command) -> list[Reply]:
+    """Set the game up and start it (accepted, or a game against the bot opponent), inside the
+    caller's transaction (under the game's lock, or in the one that created the game)."""
+    dice = SeededDice(g.row.seed, 0, "main")
+    state = g.rules.setup(g.config, dice)
+    now = core.now()
+    await core.store.update_game(g.id, now, status="active",
+                                 setup_rolls=dumps([r.model_dump() for r in dice.rolls]))
+    g.row = (await core.store.game(g.id)) or g.row
+    g.state, g.seq = state, 0
+    dice_note = (f"Dice seed `{g.row.seed}` (fixed, not secret)" if g.row.seed_public else
+                 f"Dice: SHA-256 of the secret seed is `{seed_hash(g.row.seed)}`; the seed is published "
+                 f"at the end so anyone can check every roll")
+    rolls = ", ".join(f"{r.why or 'die'}: {r.value}" for r in dice.rolls)
+    intro = f"Game #{g.id} begins: {g.rules.title}. " + ", ".join(
+        f"{g.name_of(s)} plays {s}" for s in g.rules.seats) + f".\n{dice_note}."
+    if rolls:
+        intro += f"\nSet-up rolls: {rolls}."
+    replies = [Reply(to="channel", place=g.row.place, text=intro, game_id=g.id, seq=0,
+                     mentions=list(g.seats.values()))]
+    replies += phaselog.shape(g, core.board_replies(g, force=True) + core.prompt_replies(g, []), seq=0,
+                              actor=cmd.user, place=cmd.place, over=False)
+    await phaselog.save(core, g, now)
+    await core._save_board_key(g, now)
+    return await core.queue(g.id, replies)
+
+
+@command("game hint")
+async def hint(core: Core, cmd: Command) -> list[Reply]:
+    """Privately, a suggested order for your seat (games started with hints:on; bot/opponent.py)."""
+    return await core.opponent.hint(cmd)
 
 
 @command("game decline")

@@ -12,7 +12,7 @@ import json
 import secrets
 from typing import TYPE_CHECKING
 
-from bot import lookup
+from bot import lookup, opponent
 from bot.answers import Refusal, private
 from bot.lifecycle import Handler, finish
 from bot.live import Live, load_live
@@ -166,13 +166,29 @@ async def replace(core: Core, cmd: Command) -> list[Reply]:
         seat = next((s for s in g.seats if s.casefold() == seat.casefold()), seat)
         if seat not in g.seats or not user:
             raise _refuse(f"write /mod replace seat:SEAT user:USER with a seat of {', '.join(g.seats)}")
+        to_bot = core.opponent.is_bot(user)
+        if to_bot:
+            user = core.opponent.user_id
+            level = opponent.level_of(cmd.args.get("level", opponent.DEFAULT_LEVEL))
+        elif "level" in cmd.args:
+            raise _refuse("level: is for handing a seat to the bot (user:@hexhive on Discord, user:bot in the "
+                          "console)")
         if any(u == user for s, u in g.seats.items() if s != seat):
             raise _refuse(f"that member already holds the other seat of game #{g.id}; a player cannot play both sides")
         async with core.store.transaction():
             settings = g.row.settings_dict
             old = g.name_of(seat)
             settings["seats"][seat] = user
-            settings.setdefault("names", {})[seat] = escape_markdown(cmd.args.get("user_name", "").strip() or user, 40)
+            name = cmd.args.get("user_name", "").strip() or user
+            bots = settings.setdefault("bots", {})
+            if to_bot:  # the bot plays the seat from its next decision on
+                bots[seat] = level
+                name = f"{opponent.BOT_NAME} ({level})"
+            else:  # a member takes the seat back from the bot
+                bots.pop(seat, None)
+            if not bots:
+                del settings["bots"]
+            settings.setdefault("names", {})[seat] = escape_markdown(name, 40)
             await core.store.update_game(g.id, core.now(), settings=json.dumps(settings))
             g.row = (await core.store.game(g.id)) or g.row
             g.seats = dict(settings["seats"])

@@ -24,6 +24,9 @@ class Command(BaseModel):
     community: str = ""
     """The community the command was given in: ``guild:<id>`` on Discord, ``console`` in the local
     console, empty in a direct message. Moderation and reading rights are judged against the game's own."""
+    at: tuple[int, int] | None = None
+    """(branch, action number) an order was decided at (the bot opponent's): refused, changing nothing,
+    if the game has moved on since."""
 
 
 class Button(BaseModel):

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
 import re
+from collections.abc import AsyncIterator
 from typing import Any, Final, Literal
 
 import discord
@@ -64,6 +66,24 @@ def thread_refusal(exc: BaseException) -> str:
     return "Discord would not open the game's thread just now; nothing was created, please try again"
 
 
+@contextlib.asynccontextmanager
+async def _quiet_typing(channel: discord.PartialMessageable) -> AsyncIterator[None]:
+    """``channel.typing()``, but a failure to show it (a missing permission, an archived thread) is
+    only logged: the bot's order matters, the indicator does not."""
+    try:
+        typing = channel.typing()
+        await typing.__aenter__()
+    except Exception as exc:
+        log.info("no typing indicator in %s (%s)", channel.id, type(exc).__name__)
+        yield
+        return
+    try:
+        yield
+    finally:
+        with contextlib.suppress(Exception):
+            await typing.__aexit__(None, None, None)
+
+
 class HexhiveTree(app_commands.CommandTree):
     """The command tree: every command is rate-limited per member (autocomplete is not; clicks are in buttons)."""
 
@@ -118,6 +138,8 @@ class HexhiveClient(discord.Client):
 
     async def setup_hook(self) -> None:
         """Load the games, register the persistent buttons, sync the commands if they changed."""
+        if self.user is not None:  # the bot opponent's seats are held by the bot's own user
+            self.core.opponent.user_id = str(self.user.id)
         self._unposted = await self.core.start(background=True)
         self.add_dynamic_items(ChoiceButton, PanelButton)
         if self.dev_guild_id:
@@ -177,6 +199,7 @@ class HexhiveClient(discord.Client):
             log.exception("replies left unposted at the last stop could not all be posted; they stay queued")
         await self.hive.delivery.deliver(await self.keeper.start())
         self.hive.delivery.start()
+        self.core.opponent.attach(self.hive.deliver, typing=self.typing_in)
         self._clock_task = asyncio.create_task(self._clock_loop(), name="hexhive-clocks")
         self._started.set()
 
@@ -258,8 +281,15 @@ class HexhiveClient(discord.Client):
             raise Refusal(thread_refusal(exc)) from None
         return str(thread.id)
 
+    def typing_in(self, place: str) -> contextlib.AbstractAsyncContextManager[Any]:
+        """The typing indicator in a game's thread while the bot opponent thinks."""
+        if not place.isdigit():
+            return contextlib.nullcontext()
+        return _quiet_typing(self.get_partial_messageable(int(place)))
+
     async def close(self) -> None:
         """Stop the clocks and re-posting, note the time (downtime is measured from it), disconnect."""
+        await self.core.opponent.stop()
         if self._clock_task is not None:
             self._clock_task.cancel()
         if self._sync_task is not None:

@@ -47,18 +47,22 @@ def build_game() -> app_commands.Group:
     @app_commands.describe(game="which game", opponent="who you challenge", scenario="the scenario",
                            seat="the side you play", clock="time per decision: 72h, 3d or none",
                            on_timeout="what happens when the clock runs out",
-                           options="game options as name:value words", seed="fixed dice seed (moderators only)")
+                           options="game options as name:value words", seed="fixed dice seed (moderators only)",
+                           level="when the opponent is hexhive itself: how strongly it plays",
+                           hints="on: /game hint suggests orders (a teaching game)")
     @app_commands.autocomplete(game=ac.game_names, scenario=ac.scenarios, seat=ac.seats, options=ac.option_words,
                                clock=ac.clocks)
     async def new(interaction: discord.Interaction, game: str, opponent: discord.User,
                   scenario: str | None = None, seat: str | None = None, clock: str | None = None,
                   on_timeout: Literal["nothing", "default", "forfeit"] | None = None,
-                  options: str | None = None, seed: str | None = None) -> None:
+                  options: str | None = None, seed: str | None = None,
+                  level: Literal["easy", "normal", "hard"] | None = None,
+                  hints: Literal["on", "off"] | None = None) -> None:
         if await refuse_outside_servers(interaction) or await refuse_unfit_channel(interaction):
             return
         hive_of(interaction).remember(opponent)
         args = args_of(game=game, opponent=opponent, opponent_name=opponent.display_name, scenario=scenario,
-                       seat=seat, clock=clock, on_timeout=on_timeout, seed=seed)
+                       seat=seat, clock=clock, on_timeout=on_timeout, seed=seed, level=level, hints=hints)
         await hive_of(interaction).run(interaction, "game new", extra_options(options) | args)
 
     def simple(name: str, description: str) -> None:
@@ -78,6 +82,7 @@ def build_game() -> app_commands.Group:
         await hive_of(interaction).run(interaction, "game board",
                                        args_of(game=game, view=view, around=around, zoc=zoc))
     simple("status", "Turn, phase and whose decision it is")
+    simple("hint", "Privately, a suggested order for you (games started with hints:on)")
     simple("resign", "Give the game up")
     simple("export", "The game record as a JSON file")
     simple("replay", "An animated replay of the game so far, posted in its thread")
@@ -218,13 +223,14 @@ def build_mod() -> app_commands.Group:
         await hive_of(interaction).run(interaction, "mod restore", args_of(branch=branch, game=game, reason=reason))
 
     @mod.command(name="replace", description="Give a seat to another member")
-    @app_commands.describe(seat="the seat", user="who takes it", game=GAME_ID, reason="why")
+    @app_commands.describe(seat="the seat", user="who takes it (hexhive itself: the bot plays it)", game=GAME_ID,
+                           reason="why", level="when the seat goes to hexhive: how strongly it plays")
     @app_commands.autocomplete(game=ac.game_ids)
     async def replace(interaction: discord.Interaction, seat: str, user: discord.User, game: str | None = None,
-                      reason: str | None = None) -> None:
+                      reason: str | None = None, level: Literal["easy", "normal", "hard"] | None = None) -> None:
         await hive_of(interaction).run(interaction, "mod replace",
                                        args_of(seat=seat, user=user, user_name=user.display_name, game=game,
-                                               reason=reason))
+                                               reason=reason, level=level))
 
     @mod.command(name="edit", description="Correct the position: place, remove or change a unit")
     @app_commands.describe(op="what to do (the game's edit operations)", reason="why (shown to the players)",

@@ -82,6 +82,13 @@ class Hive:
                 raise AfterCommit(f"/{name} committed, then failed") from exc
             return replies
 
+    async def deliver(self, replies: list[Reply]) -> None:
+        """Post what the core said without a member's command (the bot opponent's orders), with the clocks."""
+        timed = await self.clocks_for(replies)
+        await self.delivery.deliver(replies)
+        await self.delivery.deliver(timed)
+        await self.redraw_changed_clocks(replies + timed)
+
     def remember(self, user: discord.abc.User) -> None:
         """Note a member's display name, so titles can show it instead of an id."""
         if len(self.names) > 10_000:

@@ -128,6 +128,8 @@ class FakeDiscord:
         self.bot = P.user(P.APP_ID, "hexhive", bot=True)
         self.requests: list[Request] = []
         self.sent: list[Sent] = []
+        self.typing: list[str] = []
+        """Channels the bot showed a typing indicator in."""
         self.edits: list[tuple[int, Sent]] = []
         """Messages edited after posting, as they read then, with ``len(sent)`` at the time."""
         self.channels: dict[str, dict[str, Any]] = {str(P.CHANNEL_ID): P.text_channel()}
@@ -360,6 +362,9 @@ class FakeDiscord:
             self.channels[str(tid)] = P.thread(tid, int(cid), body.get("name", "game"))
             await self.dispatch("THREAD_CREATE", self.channels[str(tid)] | {"newly_created": True})
             return _json(self.channels[str(tid)], 201)
+        if what == "typing":  # the typing indicator (the bot opponent thinking)
+            self.typing.append(cid)
+            return web.Response(status=204)
         if what != "messages":
             return _json({"message": "not faked", "code": 0}, 404)
         for uid, dm in self.dm_of.items():

@@ -1,0 +1,366 @@
+"""The bot opponent in play: a seat held by hexhive itself, and hints for teaching games.
+
+A game against the bot keeps ``settings["bots"] = {seat: level}``; that seat's user is the
+bot's own user id (``Opponent.user_id``: the Discord application's user, ``bot`` in the
+console). Whenever such a seat has a decision the core calls ``Opponent.poke`` (after every
+command it handles, and when a game is loaded at start-up), and the opponent:
+
+1. builds the seat's ``Information`` with ``engine.ai.observe`` from the store's record (a
+   choice still sealed in the ``secrets`` table is sealed to it: it cannot read it);
+2. runs ``engine.ai.choose`` in a worker process (the pool of bot/boards.py; a thread or an
+   inline executor in tests), with a typing indicator in the game's thread meanwhile;
+3. gives the order through ``Core.handle`` like a member's, marked with the position it was
+   decided at (``Command.at``): the core refuses it, changing nothing, if the game moved on
+   meanwhile, and the opponent thinks again. Secret choices are therefore committed (hash first)
+   and revealed exactly as a member's are.
+
+At most one decision a game is being thought about at a time. Nothing is played while a game is
+paused; ``/mod resume`` pokes it again. Hints (``hints:on``) run the same player for the asker's
+seat and answer privately; the thread only hears that a hint was asked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, Any, cast
+
+from bot.answers import Refusal, private
+from bot.records import UNDO, fold, load_state, replay
+from bot.replies import Command, Reply
+from engine.ai import LEVELS, Information, LogEntry, decide, observe, seed_for
+from engine.core.dice import Roll
+from engine.core.protocol import Action
+
+if TYPE_CHECKING:
+    from bot.core import Core
+    from bot.live import Live
+
+log = logging.getLogger("hexhive.opponent")
+
+CONSOLE_BOT = "bot"
+"""The bot's user in the console: ``opponent:bot``."""
+BOT_NAME = "hexhive"
+DEFAULT_LEVEL = "normal"
+HINT_LEVEL = "normal"
+SAFETY_SECONDS = {"easy": 20.0, "normal": 30.0, "hard": 60.0}
+"""A wall-clock cap on one decision in the worker (the node budget, not this, bounds the search;
+docs/ai.md): only a machine far slower than planned ever reaches it."""
+
+Deliver = Callable[[list[Reply]], Awaitable[None]]
+Typing = Callable[[str], contextlib.AbstractAsyncContextManager[Any]]
+
+
+def level_of(text: str) -> str:
+    """A level as typed (any case), or a polite refusal listing the levels."""
+    level = text.strip().casefold()
+    if level not in LEVELS:
+        raise Refusal(f"there is no level '{text.strip()[:20]}'; the levels are {', '.join(LEVELS)}")
+    return level
+
+
+def bot_seats(g: Live) -> dict[str, str]:
+    """The seats of a game the bot plays, with their levels."""
+    return dict(g.row.settings_dict.get("bots", {}))
+
+
+def hints_on(g: Live) -> bool:
+    return bool(g.row.settings_dict.get("hints"))
+
+
+# --- the worker's side (pure: no store, no loop) -------------------------------------------------------------
+
+
+def think(game: str, info_json: str, level: str, seed: str, cap: float) -> str:
+    """One decision, from the seat's ``Information`` only; the action as JSON (runs in a worker)."""
+    info = Information.model_validate_json(info_json)
+    stop = time.monotonic() + cap
+    action, _ = decide(game, info, level, seed, lambda: time.monotonic() > stop)
+    return action.model_dump_json()
+
+
+def hint_job(game: str, info_json: str, seed: str, cap: float) -> tuple[str, dict[str, Any]]:
+    """The hint for a seat: the action the player would take, and the search's statistics."""
+    info = Information.model_validate_json(info_json)
+    stop = time.monotonic() + cap
+    action, stats = decide(game, info, HINT_LEVEL, seed, lambda: time.monotonic() > stop)
+    return action.model_dump_json(), stats
+
+
+def reason_of(action: Action, stats: dict[str, Any]) -> str:
+    """One line on why, from ``decide``'s statistics."""
+    children = stats.get("children")
+    if isinstance(children, dict) and action.text() in children:
+        visits, value = children[action.text()]
+        total = sum(v for v, _ in children.values()) or 1
+        return (f"it scored best in a search of {stats.get('iterations', total)} sampled continuations "
+                f"(chosen in {visits} of {total}, expected value {round(100 * float(value))}%)")
+    why = str(stats.get("why", ""))
+    return {"the only legal action": "it is the only legal order now",
+            "secret choice": "it is a mixed strategy of this secret choice, weighed against the other side's",
+            "policy": "it is what the quick policy plays here"}.get(why, why or "the evaluation prefers it")
+
+
+# --- the bot's side ------------------------------------------------------------------------------------------
+
+
+@contextlib.asynccontextmanager
+async def _no_typing(place: str) -> AsyncIterator[None]:
+    yield
+
+
+class Opponent:
+    """Schedules the bot's decisions of a core's games and gives its orders through the core."""
+
+    def __init__(self, core: Core, *, user_id: str = CONSOLE_BOT, executor: Executor | None = None) -> None:
+        # A weak reference: the core owns its opponent, and a core dropped without closing its store
+        # must still free the store at once (aiosqlite then stops its thread; a cycle would keep it).
+        self.core: Core = cast("Core", weakref.proxy(core))
+        self.user_id = user_id
+        self.executor = executor
+        """Where decisions are computed; None: the worker process pool shared with bot/boards.py."""
+        self.deliver: Deliver | None = None
+        self.typing: Typing = _no_typing
+        self.tasks: dict[int, asyncio.Task[None]] = {}
+        self.dirty: set[int] = set()
+        self.waiting: set[int] = set()
+        """Games poked before a transport attached (start-up): scheduled on ``attach``."""
+        self.errors: list[str] = []
+        self.thinking: set[int] = set()
+
+    def is_bot(self, user: str) -> bool:
+        """Whether ``user`` (an id, or the console's ``bot``/``@bot``) names the bot."""
+        return user.strip().lstrip("@") == self.user_id
+
+    def attach(self, deliver: Deliver, typing: Typing | None = None) -> None:
+        """A transport is ready: it delivers the bot's replies (and shows a typing indicator)."""
+        self.deliver = deliver
+        if typing is not None:
+            self.typing = typing
+        for gid in sorted(self.waiting):
+            self.poke(gid)
+        self.waiting.clear()
+
+    async def after(self, replies: list[Reply]) -> list[Reply]:
+        """After a command: every game it spoke about may now wait on the bot, which thinks. What a
+        command says to the bot itself (its private prompts and acknowledgements) is taken out and
+        marked delivered: the bot reads the game, not its messages."""
+        for gid in sorted({r.game_id for r in replies if r.game_id is not None}):
+            self.poke(gid)
+        to_bot = [r for r in replies if r.to != "channel" and r.user == self.user_id]
+        if not to_bot:
+            return replies
+        await self.core.posted(to_bot)
+        return [r for r in replies if not (r.to != "channel" and r.user == self.user_id)]
+
+    def poke(self, gid: int) -> None:
+        """Game ``gid`` may wait on the bot: think about it, unless that is already under way."""
+        g = self.core.live.get(gid)
+        if g is None or not bot_seats(g):
+            return
+        if self.deliver is None:
+            self.waiting.add(gid)
+            return
+        task = self.tasks.get(gid)
+        if task is not None and not task.done():
+            self.dirty.add(gid)  # looked at again once the present decision is done
+            return
+        self.tasks[gid] = asyncio.get_running_loop().create_task(self._run(gid), name=f"hexhive-bot-{gid}")
+
+    async def idle(self) -> None:
+        """Wait until the bot has nothing left to decide (the console waits after each line)."""
+        while True:
+            running = [t for t in self.tasks.values() if not t.done()]
+            if not running:
+                return
+            await asyncio.gather(*running, return_exceptions=True)
+
+    async def stop(self) -> None:
+        for t in self.tasks.values():
+            t.cancel()
+        await asyncio.gather(*self.tasks.values(), return_exceptions=True)
+        self.tasks.clear()
+
+    async def _run(self, gid: int) -> None:
+        try:
+            while True:
+                self.dirty.discard(gid)
+                again = await self._one(gid)
+                if not again and gid not in self.dirty:
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the bot could not move in game #%s", gid)
+            self.errors.append(f"game #{gid}")
+
+    def _seat(self, g: Live) -> str | None:
+        bots = bot_seats(g)
+        if g.row.status != "active" or g.state is None:
+            return None
+        for p in g.pending():
+            if p.seat in bots:
+                return p.seat
+        return None
+
+    async def _one(self, gid: int) -> bool:
+        """Decide and give one order if the bot is awaited; True when it should look again."""
+        g = self.core.live.get(gid)
+        if g is None:
+            return False
+        seat = self._seat(g)
+        if seat is None:
+            return False
+        level = bot_seats(g)[seat]
+        at = (g.row.branch, g.seq)
+        info = await information(self.core, g, seat)
+        seed = seed_for(g.row.seed, g.seq, seat)
+        self.thinking.add(gid)
+        try:
+            async with self.typing(g.row.place):
+                raw = await self._compute(think, g.rules.name, info.model_dump_json(), level, seed,
+                                          SAFETY_SECONDS.get(level, 60.0))
+        finally:
+            self.thinking.discard(gid)
+        action = Action.model_validate_json(raw)
+        user = g.user_of(seat)
+        g = self.core.live.get(gid)
+        if g is None or not _still(g, seat, user, at):
+            return True  # the game moved on, was paused or its seat handed over while the bot thought
+        args = {k: str(v) for k, v in action.args.items()}
+        if "confirm" not in args:
+            args["confirm"] = "yes"  # the bot has weighed its order: no "are you sure?"
+        cmd = Command(user=user, place=g.row.place, name=action.verb, display=BOT_NAME,
+                      community=g.row.community, args=args | {"game": str(gid), "as": seat}, at=at)
+        replies = await self.core.handle(cmd)
+        if not any(r.outbox_id is not None for r in replies):
+            g = self.core.live.get(gid)
+            if g is None or not _still(g, seat, user, at):
+                return True
+            # Refused though the position is the one it was decided in: never loop on it.
+            log.error("game #%s: the bot's order %s was refused: %s", gid, action.text(),
+                      "; ".join(r.text for r in replies))
+            self.errors.append(f"game #{gid}: refused {action.verb}")
+            return False
+        if self.deliver is not None:
+            await self.deliver(replies)
+        return True
+
+    async def _compute(self, fn: Callable[..., Any], *args: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        if self.executor is not None:
+            return await loop.run_in_executor(self.executor, fn, *args)
+        from bot import boards
+
+        try:
+            return await loop.run_in_executor(boards.worker_pool(), fn, *args)
+        except BrokenProcessPool:  # a worker died: once more, in a thread
+            boards.reset_pool()
+            return await asyncio.to_thread(fn, *args)
+
+    # --- hints ---------------------------------------------------------------------------------------------
+
+    async def hint(self, cmd: Command) -> list[Reply]:
+        """``/game hint``: privately, an order for the asker's seat and why; the thread hears only that
+        a hint was asked. The suggestion is kept nowhere: not in the log, the record or the outbox."""
+        g = self.core.find_game(cmd)
+        seats = [s for s in g.seats_of(cmd.user) if s not in bot_seats(g)]
+        if not seats:
+            raise Refusal(f"only a player of game #{g.id} may ask for a hint")
+        if not hints_on(g):
+            raise Refusal(f"game #{g.id} was not started with hints:on, so it gives no hints")
+        if g.row.status == "paused":
+            raise Refusal(f"game #{g.id} is paused by a moderator; hints wait until it resumes")
+        waiting = {p.seat for p in g.pending()}
+        seat = next((s for s in seats if s in waiting), None)
+        if seat is None:
+            raise Refusal(f"game #{g.id} is not waiting on you now, so there is nothing to hint")
+        seq = g.seq
+        info = await information(self.core, g, seat)
+        raw, stats = await self._compute(hint_job, g.rules.name, info.model_dump_json(),
+                                         seed_for(g.row.seed, seq, "hint:" + seat), SAFETY_SECONDS[HINT_LEVEL])
+        action = Action.model_validate_json(raw)
+        text = (f"Hint for game #{g.id} ({seat}, after action {seq}): {action.text()} — {reason_of(action, stats)}. "
+                "Only you see this.")
+        notice = Reply(to="channel", place=g.row.place, game_id=g.id,
+                       text=f"{g.name_of(seat)} ({seat}) asked for a hint.")
+        async with self.core.store.transaction():
+            queued = await self.core.queue(g.id, [notice])
+        return [private(cmd.user, cmd.place, text)] + queued
+
+
+def _still(g: Live, seat: str, user: str, at: tuple[int, int]) -> bool:
+    """The game is where the bot decided its order: same position, in play, the seat still the bot's."""
+    return ((g.row.branch, g.seq) == at and g.row.status == "active" and seat in bot_seats(g)
+            and g.user_of(seat) == user)
+
+
+async def information(core: Core, g: Live, seat: str) -> Information:
+    """``seat``'s ``Information`` from the store's record: a choice still sealed is sealed to it."""
+    rows = await core.store.actions(g.id, g.row.branch)
+    sealed = {s.seq for s in await core.store.secrets(g.id, g.row.branch, unrevealed=True)}
+    steps = [(a.seq, LogEntry(seat=a.seat, action=Action.model_validate_json(a.action),
+                              rolls=tuple(Roll.model_validate(r) for r in json.loads(a.rolls)),
+                              sealed=a.seq in sealed)) for a in rows]
+    entries = _without_takebacks(steps)
+    setup = [Roll.model_validate(r) for r in json.loads(g.row.setup_rolls)]
+    if any(e.action.verb == UNDO for _, e in steps):  # rare: replayed from the start, as observe does
+        info = observe(g.rules, g.config, setup, entries, seat)
+    else:
+        hidden = any(e.sealed and e.seat != seat for e in entries)
+        snapshots = await core.store.snapshots(g.id, g.row.branch) if hidden else []
+        current = g.state
+
+        def state_at(i: int) -> object:
+            """The real position after the first ``i`` actions: the game's own when nothing is hidden
+            from the seat, else folded from the newest snapshot before it (no take-back in the log)."""
+            if i == len(entries) and current is not None:
+                return current
+            snap = max(((s, text) for s, text in snapshots if s <= i), default=None)
+            if snap is None:
+                state, _ = replay(g.rules, g.config, setup, [(e.seat, e.action, list(e.rolls)) for e in entries[:i]],
+                                  trusted=True)
+                return state
+            state, _ = fold(g.rules, load_state(g.rules, snap[1]),
+                            [(e.seat, e.action, list(e.rolls)) for e in entries[snap[0]:i]], first=snap[0] + 1,
+                            trusted=True)
+            return state
+
+        info = observe(g.rules, g.config, setup, entries, seat, state_at)
+    return info.model_copy(update={"action_no": g.seq})
+
+
+def _without_takebacks(steps: list[tuple[int, LogEntry]]) -> list[LogEntry]:
+    """The line of play without taken-back actions: a take-back of action N (bot/undo.py) puts the
+    game back to just before N, so N up to the take-back itself are dropped (same positions)."""
+    out: list[tuple[int, LogEntry]] = []
+    for seq, e in steps:
+        if e.action.verb == UNDO:
+            back = int(str(e.action.args.get("seq", "0")) or 0)
+            out = [(s, x) for s, x in out if s < back]
+            continue
+        out.append((seq, e))
+    return [e for _, e in out]
+
+
+def new_game_settings(core: Core, cmd: Command, args: dict[str, str], bot_seat: str | None) -> dict[str, Any]:
+    """The bot's part of a new game's settings: ``bots`` and ``hints`` (refusing what does not fit)."""
+    out: dict[str, Any] = {}
+    if "level" in args and bot_seat is None:
+        raise Refusal("level: is for a game against the bot: name it as the opponent (opponent:@hexhive on "
+                      "Discord, opponent:bot in the console)")
+    if bot_seat is not None:
+        out["bots"] = {bot_seat: level_of(args.get("level", DEFAULT_LEVEL))}
+    hints = args.get("hints", "").strip().casefold()
+    if hints not in ("", "on", "off"):
+        raise Refusal("hints must be on or off")
+    if hints == "on":
+        out["hints"] = True
+    return out

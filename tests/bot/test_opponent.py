@@ -1,0 +1,443 @@
+"""The bot opponent in play (issue 15, bot side): games against hexhive in the console, its secret
+choices, pauses, replacing a seat to and from the bot, hints, and the event loop while it thinks."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import time
+from concurrent.futures import Executor, Future
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.commands import make_core
+from bot.console import Console
+from bot.opponent import information
+from bot.replies import Reply
+from bot.store import Store
+from engine.ai import choose, seed_for
+from engine.core.protocol import Action
+
+
+class Inline(Executor):
+    """Runs each job at once on the calling thread (the tests' worker)."""
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+        f: Future[Any] = Future()
+        try:
+            f.set_result(fn(*args, **kwargs))
+        except BaseException as exc:
+            f.set_exception(exc)
+        return f
+
+
+class Table:
+    """A console against a fresh store; ``alice`` is the member, ``mod`` a moderator."""
+
+    def __init__(self, store: Store, executor: Executor | None = None) -> None:
+        self.out = io.StringIO()
+        self.core = make_core(store)
+        counter = iter(range(1, 10**6))
+        self.core.new_seed = lambda: f"s-{next(counter)}"
+        self.core.opponent.executor = executor or Inline()
+        self.console = Console(self.core, None, self.out, boards=False)
+        self.console.moderators.add("mod")
+
+    async def line(self, text: str) -> list[Reply]:
+        return await self.console.run_line(text)
+
+    def text(self) -> str:
+        return self.out.getvalue()
+
+    async def alice_plays(self, gid: int, limit: int) -> int:
+        """Alice plays her seat with the easy player until the game ends or ``limit`` of her decisions;
+        the bot answers in between. Returns how many decisions she made."""
+        made = 0
+        while made < limit:
+            g = self.core.live.get(gid)
+            if g is None:
+                return made
+            mine = [p for p in g.pending() if g.user_of(p.seat) == "alice"]
+            assert mine, f"game #{gid} waits on nobody but the bot, which did not move: {g.pending()}"
+            seat = mine[0].seat
+            info = await information(self.core, g, seat)
+            action = choose(g.rules.name, info, "easy", seed_for("alice", g.seq, seat))
+            where = "alice dm" if mine[0].secret else "alice"
+            extra = "" if "confirm" in action.args else " confirm:yes"
+            await self.line(f"{where}: {action.text()} game:{gid} as:{seat}{extra}")
+            made += 1
+        return made
+
+
+@pytest.fixture
+async def store(tmp_path: Path):
+    s = await Store.open(tmp_path / "t.db")
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+async def new(t: Table, game: str, extra: str = "", level: str = "easy") -> int:
+    replies = await t.line(f"alice: /game new game:{game} opponent:bot level:{level} seed:7 clock:none {extra}")
+    ids = {r.game_id for r in replies if r.game_id is not None}
+    assert len(ids) == 1, t.text()
+    return ids.pop()
+
+
+async def bot_actions(store: Store, gid: int, user: str = "bot") -> list[tuple[int, str, str]]:
+    row = await store.game(gid)
+    assert row is not None
+    return [(a.seq, a.seat, a.action) for a in await store.actions(gid, row.branch) if a.user == user]
+
+
+# --- starting a game against the bot -------------------------------------------------------------------
+
+
+async def test_a_game_against_the_bot_begins_at_once_with_its_seat_and_level_in_the_settings(store):
+    t = Table(store)
+    gid = await new(t, "oneworld", level="hard")
+    row = await store.game(gid)
+    assert row is not None and row.status == "active"
+    settings = json.loads(row.settings)
+    assert settings["seats"]["CHEZ"] == "bot" and settings["bots"] == {"CHEZ": "hard"}
+    assert "challenges you" not in t.text() and "/game accept" not in t.text()
+    assert "hexhive (hard) plays CHEZ" in t.text()
+
+
+@pytest.mark.parametrize(("line", "says"), [
+    ("alice: /game new game:oneworld opponent:bot level:expert", "there is no level 'expert'"),
+    ("alice: /game new game:oneworld opponent:bob level:easy", "level: is for a game against the bot"),
+    ("alice: /game new game:oneworld opponent:bot hints:maybe", "hints must be on or off"),
+])
+async def test_a_bad_level_or_hints_value_is_refused_politely_and_creates_nothing(store, line, says):
+    t = Table(store)
+    replies = await t.line(line)
+    assert [r.to for r in replies] == ["private"] and replies[0].text.startswith("Sorry")
+    assert says in replies[0].text
+    assert await store.games() == []
+
+
+# --- whole games ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "extra"), [
+    ("oneworld", ""), ("chitin", ""), ("annihilator", ""), ("toy", "pile:3"),
+])
+async def test_a_console_game_against_the_easy_bot_reaches_its_end_with_the_bot_answering_every_decision(
+        store, game, extra):
+    t = Table(store)
+    gid = await new(t, game, extra)
+    made = await t.alice_plays(gid, 3000)  # fails at once if a decision ever waits on the bot alone
+    moves = await bot_actions(store, gid)
+    assert moves, "the bot never moved"
+    assert not t.core.opponent.errors and not t.core.internal_errors
+    row = await store.game(gid)
+    assert gid not in t.core.live and row is not None and row.status == "over", f"no end in {made} decisions"
+    assert f"Game #{gid} is over" in t.text()
+
+
+async def test_the_same_game_seed_gives_the_same_bot_moves(tmp_path):
+    games = []
+    for n in range(2):
+        s = await Store.open(tmp_path / f"d{n}.db")
+        try:
+            t = Table(s)
+            gid = await new(t, "oneworld")
+            await t.alice_plays(gid, 40)
+            games.append([(seq, seat, a) for seq, seat, a in await bot_actions(s, gid)])
+        finally:
+            await s.close()
+    assert games[0] and games[0] == games[1]
+
+
+async def test_the_bots_aspects_are_committed_first_and_revealed_with_alices(store):
+    t = Table(store)
+    gid = await new(t, "oneworld")
+    secret_rows: list[Any] = []
+    for _ in range(400):
+        row = await store.game(gid)
+        assert row is not None
+        secrets = {s.seq: s for s in await store.secrets(gid, row.branch)}
+        secret_rows = [(a, secrets[a.seq]) for a in await store.actions(gid, row.branch)
+                       if a.user == "bot" and a.seq in secrets]
+        if secret_rows and all(s.revealed_at is not None for _, s in secret_rows):
+            break
+        if await t.alice_plays(gid, 1) == 0:
+            break
+    assert secret_rows, "the bot never made a secret choice"
+    a, s = secret_rows[0]
+    from bot.records import commitment
+
+    assert commitment(s.nonce, Action.model_validate_json(a.action)) == s.commitment
+    out = t.text()
+    committed = out.index(f"(commitment `{s.commitment[:16]}`)")
+    revealed = out.index("Sealed choices opened", committed)
+    assert f"#{a.seq} {s.nonce}" in out[revealed:]  # opened with its nonce, so anyone can check the hash
+    # nobody but the bot is told its choice before the reveal: nothing is sent to the bot's user at all
+    assert "[to bot]" not in out and "[DM bot]" not in out
+
+
+async def test_the_bot_never_reads_alices_sealed_choice():
+    """The bot's information is built by observe from the store: alice's sealed step is a Sealed marker."""
+    store = await Store.open(":memory:")
+    try:
+        t = Table(store)
+        gid = await new(t, "oneworld")
+        bot_seat = t.core.live[gid].seats_of("bot")[0]
+        for _ in range(400):  # alice plays with the bot held back, until she has sealed a choice it must answer
+            t.core.opponent.deliver = None
+            await t.alice_plays(gid, 1)
+            g = t.core.live[gid]
+            row = await store.game(gid)
+            mine = [s for s in await store.secrets(gid, row.branch, unrevealed=True)]
+            if mine and any(p.secret and p.seat == bot_seat for p in g.pending()):
+                break
+            t.core.opponent.attach(t.console.deliver)
+            await t.core.opponent.idle()
+        g = t.core.live[gid]
+        info = await information(t.core, g, bot_seat)
+        row = await store.game(gid)
+        sealed = [a for a in await store.actions(gid, row.branch) if a.secret and a.user == "alice"]
+        assert sealed and info.steps and info.steps[-1].type == "sealed"
+        assert not [s for s in info.steps if s.type == "known" and s.seat != bot_seat
+                    and s.action.model_dump_json() == sealed[-1].action]
+    finally:
+        await store.close()
+
+
+# --- pauses, replacement -----------------------------------------------------------------------------------
+
+
+async def test_a_paused_game_gets_no_bot_move_until_it_resumes(store):
+    t = Table(store)
+    gid = await new(t, "toy", "pile:5")
+    bot_seat = t.core.live[gid].seats_of("bot")[0]
+    while not any(p.seat == bot_seat for p in t.core.live[gid].pending()):
+        t.core.opponent.deliver = None  # held back: alice's order leaves the bot awaited
+        await t.alice_plays(gid, 1)
+    before = await bot_actions(store, gid)
+    await t.line(f"mod@#game-{gid}: /mod pause game:{gid}")
+    t.core.opponent.attach(t.console.deliver)  # the bot looks at the game: paused, so it waits
+    await t.core.opponent.idle()
+    assert await bot_actions(store, gid) == before
+    await t.line(f"mod: /mod resume game:{gid}")
+    assert len(await bot_actions(store, gid)) > len(before), "the bot did not move once the game resumed"
+
+
+class Gate(Executor):
+    """Holds each job until ``release``: the bot 'thinks' as long as the test wants."""
+
+    def __init__(self) -> None:
+        self.jobs: list[tuple[Any, tuple[Any, ...], Future[Any]]] = []
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+        f: Future[Any] = Future()
+        self.jobs.append((fn, args, f))
+        return f
+
+    def release(self) -> None:
+        jobs, self.jobs = self.jobs, []
+        for fn, args, f in jobs:
+            f.set_result(fn(*args))
+
+
+async def test_a_decision_made_stale_while_the_bot_thinks_is_thrown_away_and_made_again(store):
+    gate = Gate()
+    t = Table(store, executor=gate)
+    replies = await t.core.handle_line("alice", "console:#lobby",
+                                       "/game new game:toy opponent:bot level:easy pile:5 seed:7 clock:none")
+    gid = next(r.game_id for r in replies if r.game_id is not None)
+    for _ in range(100):  # both seats guess at once: the bot starts thinking at the game's start
+        await asyncio.sleep(0.01)
+        if gate.jobs:
+            break
+    assert t.core.opponent.thinking == {gid} and len(gate.jobs) == 1
+    seq = t.core.live[gid].seq
+    await t.core.handle_line("alice", f"console:#game-{gid}", "/guess parity:odd")  # the game moves on
+    assert t.core.live[gid].seq == seq + 1
+    assert len(gate.jobs) == 1, "a second decision was started while one was pending"
+    gate.release()  # the first answer comes back stale
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        if gate.jobs:
+            break
+    assert await bot_actions(store, gid) == [], "a stale order was played"
+    assert gate.jobs, "the bot did not think again after its decision went stale"
+    gate.release()
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        if await bot_actions(store, gid):
+            break
+    moves = await bot_actions(store, gid)
+    await t.core.opponent.stop()  # the next round's guess is left unthought
+    assert [m[0] for m in moves][:1] == [seq + 2]  # its guess, decided at the position it was played in
+    assert not t.core.opponent.errors
+
+
+async def _alice_seat(t: Table, gid: int) -> str:
+    return t.core.live[gid].seats_of("alice")[0]
+
+
+async def test_a_seat_is_handed_to_the_bot_and_back(store):
+    t = Table(store)
+    await t.line("alice: /game new game:toy opponent:bob pile:3 seed:1 clock:none")
+    await t.line("bob: /game accept game:1")
+    g = t.core.live[1]
+    bob_seat = g.seats_of("bob")[0]
+    refused = await t.line(f"alice: /mod replace seat:{bob_seat} user:bot game:1")
+    assert "only moderators" in refused[0].text
+    bad = await t.line(f"mod: /mod replace seat:{bob_seat} user:bot level:genius game:1")
+    assert "there is no level 'genius'" in bad[0].text
+    await t.line(f"mod: /mod replace seat:{bob_seat} user:bot level:normal game:1")
+    row = await store.game(1)
+    assert json.loads(row.settings)["bots"] == {bob_seat: "normal"}
+    await t.alice_plays(1, 3)
+    assert await bot_actions(store, 1), "the bot played none of bob's old seat"
+    if 1 in t.core.live:
+        await t.line(f"mod: /mod replace seat:{bob_seat} user:bob game:1")
+        row = await store.game(1)
+        assert "bots" not in json.loads(row.settings)
+        n = len(await bot_actions(store, 1))
+        g = t.core.live.get(1)
+        if g is not None and any(p.seat == bob_seat for p in g.pending()):
+            await t.core.opponent.idle()
+            assert len(await bot_actions(store, 1)) == n, "the bot moved for a seat given back to bob"
+    level = await t.line("mod: /mod replace seat:X user:carol level:easy game:1")
+    assert level[0].text.startswith("Sorry")
+
+
+# --- hints --------------------------------------------------------------------------------------------------
+
+
+async def test_hints_are_refused_without_hints_on_and_to_non_players(store):
+    t = Table(store)
+    gid = await new(t, "oneworld")
+    r = await t.line(f"alice: /game hint game:{gid}")
+    assert "hints:on" in r[0].text and r[0].to == "private"
+    gid2 = await new(t, "oneworld", "hints:on")
+    r = await t.line(f"carol@#lobby: /game hint game:{gid2}")
+    assert "only a player" in r[0].text
+
+
+async def test_a_hint_is_private_and_the_thread_hears_only_that_it_was_asked(store):
+    t = Table(store)
+    gid = await new(t, "oneworld", "hints:on")
+    replies = await t.line(f"alice: /game hint game:{gid}")
+    hint = [r for r in replies if r.to == "private"]
+    public = [r for r in replies if r.to == "channel"]
+    assert len(hint) == 1 and hint[0].text.startswith(f"Hint for game #{gid}") and "/" in hint[0].text
+    assert len(public) == 1 and public[0].text.endswith("asked for a hint.")
+    suggestion = hint[0].text.split(": ", 1)[1].split(" — ")[0]
+    row = await store.game(gid)
+    stored = [p for _, _, p in await store.unposted()] + [json.dumps(a.__dict__) for a in
+                                                            await store.actions(gid, row.branch)]
+    assert suggestion not in "\n".join(stored)
+    assert not any(suggestion in r.text for r in public)
+    channel = "\n".join(line for line in t.text().splitlines() if line.startswith("[#"))
+    assert suggestion not in channel
+
+
+# --- the event loop while the bot thinks ---------------------------------------------------------------------
+
+
+async def test_while_the_bot_thinks_at_hard_other_commands_are_answered_at_once(store):
+    from bot import boards
+
+    t = Table(store, executor=boards.worker_pool())
+    gid = await new(t, "oneworld", level="hard")
+    # make the bot think: alice answers until the bot is awaited with a real choice
+    gaps: list[float] = []
+    stop = asyncio.Event()
+
+    async def probe() -> None:
+        last = time.perf_counter()
+        while not stop.is_set():
+            await asyncio.sleep(0.005)
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+
+    task = asyncio.create_task(probe())
+    answered: list[float] = []
+    try:
+        for _ in range(12):
+            if len(answered) >= 10:
+                break
+            g = t.core.live[gid]
+            seat = next((p.seat for p in g.pending() if g.user_of(p.seat) == "alice"), None)
+            if seat is None:
+                break
+            info = await information(t.core, g, seat)
+            action = choose("oneworld", info, "easy", 1)
+            await t.core.handle_line("alice", g.row.place, f"{action.text()} game:{gid} as:{seat} confirm:yes")
+            await asyncio.sleep(0.02)
+            while not t.core.opponent.tasks[gid].done() and len(answered) < 10:
+                start = time.perf_counter()
+                await t.core.handle_line("carol", "console:#lobby", f"/game status game:{gid}")
+                answered.append(time.perf_counter() - start)
+                await asyncio.sleep(0.05)
+            if len(answered) < 10:
+                await t.core.opponent.idle()
+    finally:
+        stop.set()
+        await task
+        await t.core.opponent.stop()
+    assert answered, "the bot never thought long enough to be measured"
+    assert max(answered) < 0.05, f"a command waited {max(answered):.3f} s while the bot thought"
+    assert max(gaps) < 0.1, f"the event loop stalled {max(gaps):.3f} s"
+
+
+# --- clocks and restarts ---------------------------------------------------------------------------------------
+
+
+async def test_the_clock_neither_times_nor_reminds_the_bot_but_still_runs_for_alice(store):
+    from datetime import UTC, datetime, timedelta
+
+    from bot.clocks import ClockKeeper
+
+    now = [datetime(2026, 1, 1, tzinfo=UTC)]
+    t = Table(store)
+    t.core.opponent.deliver = None  # held back: the game waits on the bot's guess and on alice's
+    replies = await t.core.handle_line("alice", "console:#lobby",
+                                       "/game new game:toy opponent:bot level:easy pile:5 seed:7 clock:24h "
+                                       "on_timeout:forfeit")
+    gid = next(r.game_id for r in replies if r.game_id is not None)
+    await t.core.handle_line("alice", f"console:#game-{gid}", "/guess parity:odd")
+    keeper = ClockKeeper(t.core, now=lambda: now[0])
+    assert await keeper.tick() == []
+    now[0] += timedelta(hours=30)  # only the bot is awaited: no reminder, no timeout, no forfeit
+    out = await keeper.tick()
+    assert not [r for r in out if r.game_id == gid], [r.text for r in out]
+    assert gid in t.core.live
+    t.core.opponent.attach(t.console.deliver)
+    await t.core.opponent.idle()
+    await keeper.tick()  # the decision passed to alice: her clock runs, and she is reminded
+    now[0] += timedelta(hours=23, minutes=30)
+    out = await keeper.tick()
+    reminders = [r for r in out if "reminder" in r.text]
+    assert reminders and reminders[0].mentions == ["alice"]
+
+
+async def test_a_game_waiting_on_the_bot_at_a_restart_is_played_on(tmp_path):
+    db = tmp_path / "r.db"
+    store = await Store.open(db)
+    try:
+        t = Table(store)
+        t.core.opponent.deliver = None  # the bot is down before it answers
+        await t.line("alice: /game new game:toy opponent:bot level:easy pile:5 seed:7")
+        gid = next(iter(t.core.live))
+        assert await bot_actions(store, gid) == []
+    finally:
+        await store.close()
+    store = await Store.open(db)
+    try:
+        t = Table(store)
+        await t.console.start()  # loads the game; the bot thinks once the console is attached
+        await t.core.opponent.idle()
+        assert len(await bot_actions(store, gid)) == 1
+    finally:
+        await store.close()

@@ -1,0 +1,70 @@
+"""The bot opponent on the fake Discord: hexhive itself as the opponent, typing while it thinks,
+its secret choices by its own path (never a DM to itself), /game hint ephemeral, /mod replace."""
+
+from __future__ import annotations
+
+import json
+
+from tests.bot.test_opponent import Inline
+from tests.discord.actors import ALICE, BOB, Table, ephemeral, texts
+from tests.fakediscord import payloads as P
+
+
+async def test_a_toy_game_against_hexhive_itself_plays_through(fake, bot, core):
+    core.opponent.executor = Inline()
+    assert core.opponent.user_id == str(P.APP_ID)
+    t = Table(fake, bot.client)
+    sent = await t.slash("alice", P.CHANNEL_ID, "game", {"game": "toy", "opponent": ("user", P.APP_ID),
+                                                         "level": "easy", "hints": "on", "options": "pile:5"},
+                         sub="new")
+    assert "begins" in texts(sent) and "challenges you" not in texts(sent)
+    gid = next(iter(core.live))
+    thread = core.live[gid].row.place
+    settings = json.loads((await core.store.game(gid)).settings)
+    assert settings["bots"] == {"B": "easy"} and settings["seats"]["B"] == str(P.APP_ID)
+    await core.opponent.idle()
+    assert thread in fake.typing, "no typing indicator while the bot thought"
+    hint = await t.slash("alice", thread, "game", {}, sub="hint")
+    assert "Hint for game" in texts(ephemeral(hint))
+    asked = [s for s in t.in_channel(thread) if "asked for a hint" in s.content]
+    assert asked and "Hint for game" not in texts(t.in_channel(thread))
+    for _ in range(40):
+        g = core.live.get(gid)
+        if g is None:
+            break
+        mine = [p for p in g.pending() if g.user_of(p.seat) == str(ALICE)]
+        assert mine, "the game waits on the bot alone"
+        if mine[0].verbs == ("guess",):
+            await t.slash("alice", thread, "guess", {"parity": "odd"})
+        else:
+            n = max(await t.complete("alice", thread, "take", {"n": ""}, focused="n"))
+            await t.slash("alice", thread, "take", {"n": n})
+        await core.opponent.idle()
+    assert gid not in core.live and "is over" in texts(t.in_channel(thread))
+    assert str(P.APP_ID) not in fake.dm_of, "the bot sent itself a direct message"
+    bot_rows = [a for a in await core.store.actions(gid, 1) if a.user == str(P.APP_ID)]
+    secrets = {s.seq: s for s in await core.store.secrets(gid, 1)}
+    guesses = [a for a in bot_rows if a.secret]
+    assert guesses and all(secrets[a.seq].revealed_at is not None for a in guesses)
+    assert all(f"`{secrets[a.seq].commitment[:16]}`" in texts(t.in_channel(thread)) for a in guesses)
+    assert not core.opponent.errors and not core.internal_errors
+
+
+async def test_a_moderator_hands_a_seat_to_hexhive_and_back(fake, bot, core):
+    core.opponent.executor = Inline()
+    t = Table(fake, bot.client)
+    sent = await t.slash("alice", P.CHANNEL_ID, "game", {"game": "toy", "opponent": ("user", BOB),
+                                                         "options": "pile:5"}, sub="new")
+    gid = next(iter(core.live))
+    invite = next(s for s in sent if "challenges you" in s.content)
+    await t.click("bob", invite.data, "Accept")
+    thread = core.live[gid].row.place
+    refused = await t.slash("bob", thread, "mod", {"seat": "B", "user": ("user", P.APP_ID)}, sub="replace")
+    assert "only moderators" in texts(ephemeral(refused))
+    await t.slash("mo", thread, "mod", {"seat": "B", "user": ("user", P.APP_ID), "level": "normal"}, sub="replace")
+    await core.opponent.idle()
+    assert json.loads((await core.store.game(gid)).settings)["bots"] == {"B": "normal"}
+    assert any(a.user == str(P.APP_ID) for a in await core.store.actions(gid, 1)), "the bot did not take over"
+    await t.slash("mo", thread, "mod", {"seat": "B", "user": ("user", BOB)}, sub="replace")
+    assert "bots" not in json.loads((await core.store.game(gid)).settings)
+    assert core.live[gid].seats["B"] == str(BOB)
