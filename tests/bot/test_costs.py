@@ -185,3 +185,31 @@ async def test_whole_log_work_of_a_long_game_runs_off_the_event_loop(core, monke
     workers = set(boards._POOL._processes)  # the pool's own processes drew it
     assert workers and os.getpid() not in workers
     boards._POOL.shutdown()
+
+
+async def test_serving_a_long_game_leaves_no_cyclic_garbage(core):
+    """Commands, the log, the export, the replay and the board of a finished long game free what they
+    make as they go (reference counting), so the collector's full passes stay short in a running bot
+    (tests/benchmarks/conftest.py): a reference cycle made per command would pile up between them."""
+    import gc
+
+    from bot import boards
+
+    gid = await _very_long_game(core, 120)
+    await core.handle_line("alice", "console:#t", f"/game resign confirm:yes game:{gid}")
+    other = await _long_game(core, 6)
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for line in (f"/game export game:{gid}", f"/game log last:50 game:{gid}", f"/game status game:{other}",
+                     "/game list", f"/game board game:{gid}"):
+            await core.handle_line("dave", "console:#t", line)
+        await boards.render_replay_gif(core, gid, 10 * 1024 * 1024)
+        await boards.render_board_images(core, gid, None)
+        await play_toy(core, other, 16)
+        gc.collect()
+        kinds = sorted({type(o).__qualname__ for o in gc.garbage})
+        assert gc.garbage == [], f"{len(gc.garbage)} objects in reference cycles: {kinds[:12]}"
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
