@@ -122,3 +122,38 @@ def test_sealed_order_cost_does_not_grow_with_the_game(benchmark):
     long = benchmark.pedantic(_median_sealed, args=(5000,), rounds=1, iterations=1)
     print(f"\nsealed order median: {short * 1000:.1f} ms at 100 actions, {long * 1000:.1f} ms at 5,000 "
           f"(ratio {long / short:.2f}, goal <= 1.2)")
+
+
+def test_a_full_collection_with_1000_games_loaded(benchmark, big_store, tmp_path):
+    """How long the collector's full pass holds the event loop once 1,000 games are loaded, and after
+    start-up's objects are frozen out of its way (bot/discord_app.py, once the warm-up is done)."""
+    import gc
+
+    def once() -> tuple[float, float]:
+        copy = tmp_path / f"gc-{time.perf_counter_ns()}.db"
+        shutil.copy(big_store, copy)
+
+        async def go() -> tuple[float, float]:
+            store = await Store.open(copy)
+            core = make_core(store)
+            await core.start()
+            assert len(core.live) == GAMES
+            gc.collect()
+            t0 = time.perf_counter()
+            gc.collect()
+            before = time.perf_counter() - t0
+            gc.freeze()
+            try:
+                t0 = time.perf_counter()
+                gc.collect()
+                after = time.perf_counter() - t0
+            finally:
+                gc.unfreeze()
+            await store.close()
+            return before, after
+
+        return asyncio.run(go())
+
+    before, after = benchmark.pedantic(once, rounds=1, iterations=1)
+    print(f"\na full collection with {GAMES} games loaded: {before * 1000:.0f} ms; "
+          f"after start-up's objects are frozen: {after * 1000:.1f} ms")
