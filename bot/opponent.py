@@ -303,38 +303,54 @@ def _still(g: Live, seat: str, user: str, at: tuple[int, int]) -> bool:
 
 
 async def information(core: Core, g: Live, seat: str) -> Information:
-    """``seat``'s ``Information`` from the store's record: a choice still sealed is sealed to it."""
-    rows = await core.store.actions(g.id, g.row.branch)
-    sealed = {s.seq for s in await core.store.secrets(g.id, g.row.branch, unrevealed=True)}
-    steps = [(a.seq, LogEntry(seat=a.seat, action=Action.model_validate_json(a.action),
-                              rolls=tuple(Roll.model_validate(r) for r in json.loads(a.rolls)),
-                              sealed=a.seq in sealed)) for a in rows]
-    entries = _without_takebacks(steps)
+    """``seat``'s ``Information`` from the store's record: a choice still sealed is sealed to it.
+
+    What it costs does not grow with the game: when nothing is sealed from the seat, no action is
+    read (its checkpoint is the game's position); otherwise only the actions after the newest
+    snapshot before the first choice it may not read. The folding runs in a worker thread, with the
+    game's own copy of its rules."""
+    branch = g.row.branch
+    sealed = await core.store.sealed(g.id, branch)
+    hidden = [s.seq for s, who in sealed if who != seat]
     setup = [Roll.model_validate(r) for r in json.loads(g.row.setup_rolls)]
-    if any(e.action.verb == UNDO for _, e in steps):  # rare: replayed from the start, as observe does
-        info = observe(g.rules, g.config, setup, entries, seat)
-    else:
-        hidden = any(e.sealed and e.seat != seat for e in entries)
-        snapshots = await core.store.snapshots(g.id, g.row.branch) if hidden else []
+    seq = g.seq
+    if not hidden:
         current = g.state
+        info = await asyncio.to_thread(observe, type(g.rules)(), g.config, setup, [], seat, lambda _: current)
+        return info.model_copy(update={"action_no": seq})
+    snap = await core.store.snapshot_upto(g.id, branch, min(hidden) - 1)
+    start = snap[0] if snap is not None else 0
+    rows = await core.store.actions(g.id, branch, after=start)
+    sealed_seqs = {s.seq for s, _ in sealed}
+    steps = [(a.seq, _entry(a, a.seq in sealed_seqs)) for a in rows]
+    if any(e.action.verb == UNDO for _, e in steps):  # rare: a take-back nearby; the whole record, from the start
+        rows = await core.store.actions(g.id, branch)
+        steps = [(a.seq, _entry(a, a.seq in sealed_seqs)) for a in rows]
+        info = await asyncio.to_thread(observe, type(g.rules)(), g.config, setup, _without_takebacks(steps), seat)
+        return info.model_copy(update={"action_no": seq})
+    info = await asyncio.to_thread(_observe_from, type(g.rules)(), g.config, setup, snap, [e for _, e in steps], seat)
+    return info.model_copy(update={"action_no": seq})
 
-        def state_at(i: int) -> object:
-            """The real position after the first ``i`` actions: the game's own when nothing is hidden
-            from the seat, else folded from the newest snapshot before it (no take-back in the log)."""
-            if i == len(entries) and current is not None:
-                return current
-            snap = max(((s, text) for s, text in snapshots if s <= i), default=None)
-            if snap is None:
-                state, _ = replay(g.rules, g.config, setup, [(e.seat, e.action, list(e.rolls)) for e in entries[:i]],
-                                  trusted=True)
-                return state
-            state, _ = fold(g.rules, load_state(g.rules, snap[1]),
-                            [(e.seat, e.action, list(e.rolls)) for e in entries[snap[0]:i]], first=snap[0] + 1,
-                            trusted=True)
+
+def _entry(a: Any, sealed: bool) -> LogEntry:
+    return LogEntry(seat=a.seat, action=Action.model_validate_json(a.action),
+                    rolls=tuple(Roll.model_validate(r) for r in json.loads(a.rolls)), sealed=sealed)
+
+
+def _observe_from(rules: Any, config: Any, setup: list[Roll], snap: tuple[int, str] | None,
+                  entries: list[LogEntry], seat: str) -> Information:
+    """``observe`` of the actions after a snapshot (or after the set-up when there is none): the
+    real position after the first ``i`` of them is folded from the snapshot (worker side)."""
+
+    def state_at(i: int) -> object:
+        steps = [(e.seat, e.action, list(e.rolls)) for e in entries[:i]]
+        if snap is None:
+            state, _ = replay(rules, config, setup, steps, trusted=True)
             return state
+        state, _ = fold(rules, load_state(rules, snap[1]), steps, first=snap[0] + 1, trusted=True)
+        return state
 
-        info = observe(g.rules, g.config, setup, entries, seat, state_at)
-    return info.model_copy(update={"action_no": g.seq})
+    return observe(rules, config, setup, entries, seat, state_at)
 
 
 def _without_takebacks(steps: list[tuple[int, LogEntry]]) -> list[LogEntry]:

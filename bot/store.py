@@ -432,6 +432,15 @@ class Store:
             row = await cur.fetchone()
         return (row[0], row[1]) if row else None
 
+    async def snapshot_upto(self, game_id: int, branch: int, seq: int) -> tuple[int, str] | None:
+        """Only the newest cached state of a branch at or before action ``seq``, (seq, state JSON)."""
+        async with self.db.execute(
+            "SELECT seq, state FROM snapshots WHERE game_id = ? AND branch = ? AND seq <= ? ORDER BY seq DESC LIMIT 1",
+            (game_id, branch, seq),
+        ) as cur:
+            row = await cur.fetchone()
+        return (row[0], row[1]) if row else None
+
     async def prune_outbox(self, before: str) -> int:
         """Forget posted replies created before ``before`` (kept that long for diagnosis); returns how many."""
         cur = await self.db.execute("DELETE FROM outbox WHERE posted = 1 AND created_at < ?", (before,))

@@ -441,3 +441,85 @@ async def test_a_game_waiting_on_the_bot_at_a_restart_is_played_on(tmp_path):
         assert len(await bot_actions(store, gid)) == 1
     finally:
         await store.close()
+
+
+# --- what building the bot's information costs ---------------------------------------------------------------
+
+
+def _whole_record_information(t: Table, g: Any, rows: list[Any], sealed: set[int], seat: str) -> str:
+    """The seat's Information folded from the whole record from the start (no snapshot, no shortcut)."""
+    from engine.ai import LogEntry, observe
+    from engine.core.dice import Roll
+
+    log = [LogEntry(seat=a.seat, action=Action.model_validate_json(a.action),
+                    rolls=tuple(Roll.model_validate(r) for r in json.loads(a.rolls)), sealed=a.seq in sealed)
+           for a in rows]
+    setup = [Roll.model_validate(r) for r in json.loads(g.row.setup_rolls)]
+    info = observe(type(g.rules)(), g.config, setup, log, seat)
+    return info.model_copy(update={"action_no": g.seq}).model_dump_json()
+
+
+async def _measured_information(t: Table, g: Any, seat: str, monkeypatch: Any) -> tuple[Any, list[int], list[str]]:
+    """``information`` with the action numbers it read from the store and the threads observe ran on."""
+    import threading
+
+    import bot.opponent
+
+    read: list[int] = []
+    threads: list[str] = []
+    original_actions, original_observe = t.core.store.actions, bot.opponent.observe
+
+    async def counting(game_id, branch, upto=None, after=None):  # noqa: ANN001, ANN202
+        got = await original_actions(game_id, branch, upto=upto, after=after)
+        read.extend(r.seq for r in got)
+        return got
+
+    def recording(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        threads.append(threading.current_thread().name)
+        return original_observe(*args, **kwargs)
+
+    monkeypatch.setattr(t.core.store, "actions", counting)
+    monkeypatch.setattr(bot.opponent, "observe", recording)
+    try:
+        return await information(t.core, g, seat), read, threads
+    finally:
+        monkeypatch.undo()
+
+
+async def test_the_bots_information_reads_only_the_actions_since_a_snapshot_before_what_is_hidden(store, monkeypatch):
+    """Issue 15 with issue 11: the bot's view of a long game costs what a short one's does. It reads no
+    action when nothing is sealed from it, and otherwise only those after the last snapshot before the
+    first choice it may not read (8.2: alice's sealed aspects); it is the Information the whole record
+    gives, and it is folded in a worker thread, not on the event loop."""
+    import threading
+
+    from bot.live import SNAPSHOT_EVERY
+
+    t = Table(store)
+    gid = await new(t, "oneworld")
+    bot_seat = t.core.live[gid].seats_of("bot")[0]
+    hidden_seen = nothing_hidden_seen = False
+    for _ in range(600):
+        t.core.opponent.deliver = None  # the bot is held back while alice plays
+        await t.alice_plays(gid, 1)
+        g = t.core.live.get(gid)
+        assert g is not None, "the game ended before a sealed choice late in it"
+        row = await store.game(gid)
+        assert row is not None
+        rows = await store.actions(gid, row.branch)
+        sealed = {s.seq for s, who in await store.sealed(gid, row.branch) if who != bot_seat}
+        if g.seq > SNAPSHOT_EVERY + 5 and any(p.seat == bot_seat for p in g.pending()):
+            info, read, threads = await _measured_information(t, g, bot_seat, monkeypatch)
+            assert info.model_dump_json() == _whole_record_information(t, g, rows, sealed, bot_seat)
+            assert threads and threading.main_thread().name not in threads
+            if sealed:
+                assert read and min(read) > min(sealed) - SNAPSHOT_EVERY - 1, (min(read), sorted(sealed))
+                hidden_seen = True
+            else:
+                assert read == []
+                nothing_hidden_seen = True
+            if hidden_seen and nothing_hidden_seen:
+                return
+        t.core.opponent.attach(t.console.deliver)
+        await t.core.opponent.idle()
+    pytest.fail(f"no late position with both cases (hidden {hidden_seen}, nothing hidden {nothing_hidden_seen})")
