@@ -11,7 +11,7 @@ from bot import confirm, phaselog, words
 from bot.answers import Refusal, private
 from bot.live import Live, full_replay, load_live
 from bot.parsing import escape_markdown
-from bot.records import DiceKey, GameRecord, LoggedAction, ModerationEntry, dumps
+from bot.records import DiceKey, GameRecord, HintEntry, LoggedAction, ModerationEntry, dumps
 from bot.replies import Button, Command, Reply
 from bot.store import GameRow
 from engine.core import registry
@@ -442,7 +442,8 @@ async def log_entries(core: Core, game_id: int, viewer_seats: list[str]) -> list
     actions = await core.store.actions(row.id, row.branch)
     events = await logged_events(core, row, actions)
     secrets = {s.seq: s for s in await core.store.secrets(row.id, row.branch)}
-    out: list[list[str]] = []
+    hints = await hint_lines(core, row)
+    out: list[list[str]] = [hints[0]] if 0 in hints else []
     for a, evs in zip(actions, events, strict=True):
         s = secrets.get(a.seq)
         if s is not None and s.revealed_at is None and a.seat not in viewer_seats:
@@ -451,11 +452,23 @@ async def log_entries(core: Core, game_id: int, viewer_seats: list[str]) -> list
                 break
             entry = [f"#{a.seq} {a.seat}: a sealed order (commitment `{s.commitment[:16]}`), opened when it takes effect"]
             entry += [f"    {e.text}" for e in evs if e.public or any(x in viewer_seats for x in e.to)]
-            out.append(entry)
+            out.append(entry + hints.get(a.seq, []))
             continue
         entry = [f"#{a.seq} {a.seat}: {Action.model_validate_json(a.action).text()}"]
         entry += [f"    {e.text}" for e in evs if e.public or any(s in viewer_seats for s in e.to)]
-        out.append(entry)
+        out.append(entry + hints.get(a.seq, []))
+    return out
+
+
+async def hint_lines(core: Core, row: GameRow) -> dict[int, list[str]]:
+    """The hints asked in a game, as log lines by the action they followed: who asked, and what the
+    hint said only once the game is over (issue: a bot opponent)."""
+    out: dict[int, list[str]] = {}
+    for h in await core.store.hints(row.id):
+        if h["branch"] != row.branch:
+            continue
+        said = f"; it suggested {h['suggestion']}" if row.status == "over" else ""
+        out.setdefault(h["after_seq"], []).append(f"    ({h['seat']} asked for a hint{said})")
     return out
 
 
@@ -564,13 +577,15 @@ async def build_record(core: Core, game_id: int, viewer_user: str | None = None)
         if sealed and s is not None and s.closed_at is None:
             break  # how many more private steps are being taken is itself a secret
     over = row.status == "over"
+    hints = [HintEntry(after_seq=h["after_seq"], seat=h["seat"], suggestion=h["suggestion"] if over else None)
+             for h in await core.store.hints(row.id) if h["branch"] == row.branch]
     moderation = [ModerationEntry(seq=m.get("seq"), moderator=m["moderator"], what=m["what"], reason=m["reason"])
                   for m in await core.store.modlog(row.id)]
     return GameRecord(
         game_id=row.id, config=config, status=row.status, seed_hash=seed_hash(row.seed),
         seed=row.seed if (over or row.seed_public) else None, dice_secret=not row.seed_public,
         setup_rolls=[Roll.model_validate(r) for r in json.loads(row.setup_rolls)], actions=logged, outcome=outcome,
-        dice_keys=await dice_keys(core, row.id, row.branch), moderation=moderation,
+        dice_keys=await dice_keys(core, row.id, row.branch), moderation=moderation, hints=hints or None,
     )
 
 

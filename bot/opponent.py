@@ -269,7 +269,8 @@ class Opponent:
 
     async def hint(self, cmd: Command) -> list[Reply]:
         """``/game hint``: privately, an order for the asker's seat and why; the thread hears only that
-        a hint was asked. The suggestion is kept nowhere: not in the log, the record or the outbox."""
+        a hint was asked. The hint is kept in the store (``hints``): the log and the record show that it
+        was asked and, only once the game is over, what it said; never the outbox."""
         g = self.core.find_game(cmd)
         seats = [s for s in g.seats_of(cmd.user) if s not in bot_seats(g)]
         if not seats:
@@ -292,6 +293,7 @@ class Opponent:
         notice = Reply(to="channel", place=g.row.place, game_id=g.id,
                        text=f"{g.name_of(seat)} ({seat}) asked for a hint.")
         async with self.core.store.transaction():
+            await self.core.store.add_hint(g.id, g.row.branch, seq, seat, cmd.user, action.text(), self.core.now())
             queued = await self.core.queue(g.id, [notice])
         return [private(cmd.user, cmd.place, text)] + queued
 

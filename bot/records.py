@@ -39,6 +39,15 @@ class ModerationEntry(BaseModel):
     reason: str = ""
 
 
+class HintEntry(BaseModel):
+    """A hint asked in a teaching game (``hints:on``): by which seat, after which action, and, once the
+    game is over, what it suggested (``None`` until then)."""
+
+    after_seq: int
+    seat: str
+    suggestion: str | None = None
+
+
 class DiceKey(BaseModel):
     """From action ``from_seq`` on, the line of play drew its dice under ``key`` (a rollback starts a new key)."""
 
@@ -64,6 +73,8 @@ class GameRecord(BaseModel):
     """Which dice key each stretch of the line of play used (absent in older records)."""
     moderation: list[ModerationEntry] | None = None
     """The moderation log (absent in older records): every position edit must be in it."""
+    hints: list[HintEntry] | None = None
+    """Hints asked (absent in older records and games without ``hints:on``)."""
 
 
 def commitment(nonce: str, action: Action) -> str:

@@ -487,6 +487,19 @@ class Store:
         async with self.db.execute("SELECT * FROM modlog WHERE game_id = ? ORDER BY id", (game_id,)) as cur:
             return [dict(r) for r in await cur.fetchall()]
 
+    async def add_hint(self, game_id: int, branch: int, after_seq: int, seat: str, user: str, suggestion: str,
+                       now: str) -> None:
+        """Record that ``seat`` asked for a hint after action ``after_seq``, and what it said."""
+        await self.db.execute(
+            "INSERT INTO hints(game_id, branch, after_seq, seat, user, suggestion, created_at) VALUES (?,?,?,?,?,?,?)",
+            (game_id, branch, after_seq, seat, user, suggestion, now),
+        )
+
+    async def hints(self, game_id: int) -> list[dict[str, Any]]:
+        """The hints asked in a game, oldest first (what each said included: the caller hides it)."""
+        async with self.db.execute("SELECT * FROM hints WHERE game_id = ? ORDER BY id", (game_id,)) as cur:
+            return [dict(r) for r in await cur.fetchall()]
+
     async def place_settings(self, place: str) -> dict[str, Any]:
         """Settings of a channel or server (e.g. the moderator role)."""
         async with self.db.execute("SELECT settings FROM place_settings WHERE place = ?", (place,)) as cur:

@@ -341,6 +341,28 @@ async def test_a_hint_is_private_and_the_thread_hears_only_that_it_was_asked(sto
     assert suggestion not in channel
 
 
+async def test_a_hint_is_in_the_log_and_the_record_and_what_it_said_opens_when_the_game_ends(store):
+    """Issue 15: a hint is logged; the opponent, spectators and the record see that it was asked, never
+    what it said, until the game ends, when the record and the log show the suggestion too."""
+    t = Table(store)
+    gid = await new(t, "oneworld", "hints:on")
+    seq = t.core.live[gid].seq
+    replies = await t.line(f"alice: /game hint game:{gid}")
+    hint = next(r for r in replies if r.to == "private")
+    suggestion = hint.text.split(": ", 1)[1].split(" — ")[0]
+    seat = t.core.live[gid].seats_of("alice")[0]
+    for who in ("carol@#lobby", "alice"):
+        log = "\n".join(r.text for r in await t.line(f"{who}: /game log game:{gid}"))
+        assert f"{seat} asked for a hint" in log and suggestion not in log
+        record = json.loads(next(r.file_text for r in await t.line(f"{who}: /game export game:{gid}") if r.file_text))
+        assert record["hints"] == [{"after_seq": seq, "seat": seat, "suggestion": None}]
+    await t.line(f"alice: /game resign confirm:yes game:{gid}")
+    record = json.loads(next(r.file_text for r in await t.line(f"carol@#lobby: /game export game:{gid}") if r.file_text))
+    assert record["hints"] == [{"after_seq": seq, "seat": seat, "suggestion": suggestion}]
+    log = "\n".join(r.text for r in await t.line(f"carol@#lobby: /game log game:{gid}"))
+    assert f"{seat} asked for a hint; it suggested {suggestion}" in log
+
+
 # --- the event loop while the bot thinks ---------------------------------------------------------------------
 
 
