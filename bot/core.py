@@ -587,10 +587,13 @@ class Core:
         assert g.state is not None
         old = {(p.seat, p.verbs, p.text, p.group) for p in before}
         deciding = {p.seat for p in before if not p.secret}
+        bots = g.row.settings_dict.get("bots", {})
         out = []
         for p in g.rules.pending_now(g.state):
             if (p.seat, p.verbs, p.text, p.group) in old:
                 continue
+            if p.seat in bots and g.user_of(p.seat) == self.opponent.user_id:
+                continue  # the bot reads the game, not prompts: its order's result is posted instead
             user = g.user_of(p.seat)
             rule = f" (rule {p.rule})" if p.rule else ""
             if p.secret:

@@ -465,6 +465,19 @@ async def test_a_game_waiting_on_the_bot_at_a_restart_is_played_on(tmp_path):
         await store.close()
 
 
+async def test_the_thread_is_not_prompted_for_the_bots_decisions(store):
+    """A decision waiting on the bot is not posted in the thread with a ping and buttons: nobody can
+    press them, the typing indicator shows it thinking, and its order's result follows at once."""
+    t = Table(store)
+    gid = await new(t, "oneworld")
+    await t.alice_plays(gid, 8)
+    bot_seat = t.core.live[gid].seats_of("bot")[0]
+    channel = [line.strip() for line in t.text().splitlines()]
+    assert not [line for line in channel if line.startswith("@bot (")]
+    assert any(f"{bot_seat} defends the" in line for line in channel)  # its orders still show
+    assert any(line.startswith("@alice (") or line.startswith("alice (") for line in channel)
+
+
 # --- what building the bot's information costs ---------------------------------------------------------------
 
 
