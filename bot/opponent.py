@@ -54,6 +54,10 @@ SAFETY_SECONDS = {"easy": 20.0, "normal": 30.0, "hard": 60.0}
 """A wall-clock cap on one decision in the worker (the node budget, not this, bounds the search;
 docs/ai.md): only a machine far slower than planned ever reaches it."""
 
+RETRY_SECONDS = (10.0, 60.0, 300.0, 1800.0)
+"""After an error (a worker that died, the store busy), the bot tries the game again by itself after
+these delays, then every last one, until a decision goes through."""
+
 Deliver = Callable[[list[Reply]], Awaitable[None]]
 Typing = Callable[[str], contextlib.AbstractAsyncContextManager[Any]]
 
@@ -134,6 +138,9 @@ class Opponent:
         """Games poked before a transport attached (start-up): scheduled on ``attach``."""
         self.errors: list[str] = []
         self.thinking: set[int] = set()
+        self.failures: dict[int, int] = {}
+        """Errors in a row per game, for the retry's backoff."""
+        self.retries: dict[int, asyncio.TimerHandle] = {}
 
     def is_bot(self, user: str) -> bool:
         """Whether ``user`` (an id, or the console's ``bot``/``@bot``) names the bot."""
@@ -162,7 +169,11 @@ class Opponent:
 
     def poke(self, gid: int) -> None:
         """Game ``gid`` may wait on the bot: think about it, unless that is already under way."""
-        g = self.core.live.get(gid)
+        self.retries.pop(gid, None)
+        try:
+            g = self.core.live.get(gid)
+        except ReferenceError:  # a retry's timer outlived its core
+            return
         if g is None or not bot_seats(g):
             return
         if self.deliver is None:
@@ -183,6 +194,9 @@ class Opponent:
             await asyncio.gather(*running, return_exceptions=True)
 
     async def stop(self) -> None:
+        for h in self.retries.values():
+            h.cancel()
+        self.retries.clear()
         for t in self.tasks.values():
             t.cancel()
         await asyncio.gather(*self.tasks.values(), return_exceptions=True)
@@ -198,8 +212,14 @@ class Opponent:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("the bot could not move in game #%s", gid)
+            n = self.failures.get(gid, 0)
+            self.failures[gid] = n + 1
+            delay = RETRY_SECONDS[min(n, len(RETRY_SECONDS) - 1)]
+            log.exception("the bot could not move in game #%s; trying again in %.0f s", gid, delay)
             self.errors.append(f"game #{gid}")
+            self.retries[gid] = asyncio.get_running_loop().call_later(delay, self.poke, gid)
+        else:
+            self.failures.pop(gid, None)
 
     def _seat(self, g: Live) -> str | None:
         bots = bot_seats(g)

@@ -478,6 +478,34 @@ async def test_the_thread_is_not_prompted_for_the_bots_decisions(store):
     assert any(line.startswith("@alice (") or line.startswith("alice (") for line in channel)
 
 
+class FailingOnce(Inline):
+    """Fails the first job (a worker that died, a full disk), then runs the others at once."""
+
+    def __init__(self) -> None:
+        self.failed = False
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+        if not self.failed:
+            self.failed = True
+            f: Future[Any] = Future()
+            f.set_exception(RuntimeError("the worker went away"))
+            return f
+        return super().submit(fn, *args, **kwargs)
+
+
+async def test_after_an_error_the_bot_tries_again_by_itself_without_waiting_for_a_command(store, monkeypatch):
+    monkeypatch.setattr("bot.opponent.RETRY_SECONDS", (0.05, 0.1))
+    t = Table(store, FailingOnce())
+    gid = await new(t, "toy", "pile:5")
+    assert await bot_actions(store, gid) == [] and t.core.opponent.errors
+    for _ in range(100):
+        await asyncio.sleep(0.02)
+        await t.core.opponent.idle()
+        if await bot_actions(store, gid):
+            break
+    assert len(await bot_actions(store, gid)) == 1
+
+
 # --- what building the bot's information costs ---------------------------------------------------------------
 
 
