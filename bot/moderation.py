@@ -173,7 +173,9 @@ async def replace(core: Core, cmd: Command) -> list[Reply]:
         elif "level" in cmd.args:
             raise _refuse("level: is for handing a seat to the bot (user:@hexhive on Discord, user:bot in the "
                           "console)")
-        if any(u == user for s, u in g.seats.items() if s != seat):
+        # A member cannot play both sides; the bot can (an exhibition game), since each of its seats
+        # is given only that seat's information (bot/opponent.py).
+        if not to_bot and any(u == user for s, u in g.seats.items() if s != seat):
             raise _refuse(f"that member already holds the other seat of game #{g.id}; a player cannot play both sides")
         async with core.store.transaction():
             settings = g.row.settings_dict

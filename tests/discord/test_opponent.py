@@ -68,3 +68,31 @@ async def test_a_moderator_hands_a_seat_to_hexhive_and_back(fake, bot, core):
     await t.slash("mo", thread, "mod", {"seat": "B", "user": ("user", BOB)}, sub="replace")
     assert "bots" not in json.loads((await core.store.game(gid)).settings)
     assert core.live[gid].seats["B"] == str(BOB)
+
+
+async def test_hexhive_against_itself_plays_a_game_through_with_its_sealed_guesses_revealed(fake, bot, core):
+    """Issue 15: a bot-versus-bot game on the fake Discord API. A moderator hands alice's seat to hexhive
+    too (an exhibition game); both seats' secret guesses go by the bot's own path, committed first and
+    revealed, with no direct message, and the game reaches its end with nobody else giving an order."""
+    core.opponent.executor = Inline()
+    t = Table(fake, bot.client)
+    await t.slash("alice", P.CHANNEL_ID, "game", {"game": "toy", "opponent": ("user", P.APP_ID),
+                                                  "level": "easy", "options": "pile:7"}, sub="new")
+    gid = next(iter(core.live))
+    thread = core.live[gid].row.place
+    await core.opponent.idle()
+    sent = await t.slash("mo", thread, "mod", {"seat": "A", "user": ("user", P.APP_ID), "level": "normal",
+                                               "reason": "exhibition"}, sub="replace")
+    assert "gave seat A" in texts(sent), texts(sent)
+    for _ in range(50):
+        await core.opponent.idle()
+        if gid not in core.live:
+            break
+    assert gid not in core.live and "is over" in texts(t.in_channel(thread))
+    rows = await core.store.actions(gid, 1)
+    assert {a.seat for a in rows if a.user == str(P.APP_ID) and a.secret} == {"A", "B"}
+    secrets = {s.seq: s for s in await core.store.secrets(gid, 1)}
+    assert secrets and all(s.revealed_at is not None for s in secrets.values())
+    channel = texts(t.in_channel(thread))
+    assert all(f"`{s.commitment[:16]}`" in channel for s in secrets.values())
+    assert str(P.APP_ID) not in fake.dm_of and not core.opponent.errors and not core.internal_errors
