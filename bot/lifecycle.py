@@ -464,12 +464,26 @@ async def hint_lines(core: Core, row: GameRow) -> dict[int, list[str]]:
     """The hints asked in a game, as log lines by the action they followed: who asked, and what the
     hint said only once the game is over (issue: a bot opponent)."""
     out: dict[int, list[str]] = {}
-    for h in await core.store.hints(row.id):
-        if h["branch"] != row.branch:
-            continue
+    for h in await hints_of_line(core, row):
         said = f"; it suggested {h['suggestion']}" if row.status == "over" else ""
         out.setdefault(h["after_seq"], []).append(f"    ({h['seat']} asked for a hint{said})")
     return out
+
+
+async def hints_of_line(core: Core, row: GameRow) -> list[dict]:
+    """The hints asked along the game's line of play: on its branch, and on each branch it was rolled
+    back from, up to the action the rollback kept."""
+    info = {b["branch"]: b for b in await core.store.branches(row.id)}
+    upto: dict[int, int | None] = {}
+    branch: int | None = row.branch
+    limit: int | None = None
+    while branch is not None and branch in info and branch not in upto:
+        upto[branch] = limit
+        fork = info[branch]["fork_seq"]
+        limit = fork if limit is None or fork is None else min(limit, fork)
+        branch = info[branch]["parent_branch"]
+    return [h for h in await core.store.hints(row.id)
+            if h["branch"] in upto and (upto[h["branch"]] is None or h["after_seq"] <= upto[h["branch"]])]
 
 
 async def logged_events(core: Core, row: GameRow, actions: list) -> list[list[Event]]:
@@ -578,7 +592,7 @@ async def build_record(core: Core, game_id: int, viewer_user: str | None = None)
             break  # how many more private steps are being taken is itself a secret
     over = row.status == "over"
     hints = [HintEntry(after_seq=h["after_seq"], seat=h["seat"], suggestion=h["suggestion"] if over else None)
-             for h in await core.store.hints(row.id) if h["branch"] == row.branch]
+             for h in await hints_of_line(core, row)]
     moderation = [ModerationEntry(seq=m.get("seq"), moderator=m["moderator"], what=m["what"], reason=m["reason"])
                   for m in await core.store.modlog(row.id)]
     return GameRecord(

@@ -363,6 +363,23 @@ async def test_a_hint_is_in_the_log_and_the_record_and_what_it_said_opens_when_t
     assert f"{seat} asked for a hint; it suggested {suggestion}" in log
 
 
+async def test_a_hint_stays_in_the_log_and_record_after_a_rollback_to_a_later_action(store):
+    """A moderator's rollback (a new branch) keeps the line of play up to its point, hints included;
+    a hint asked on the abandoned part is gone with it."""
+    t = Table(store)
+    gid = await new(t, "oneworld", "hints:on")
+    await t.alice_plays(gid, 3)
+    kept = t.core.live[gid].seq
+    await t.line(f"alice: /game hint game:{gid}")
+    await t.alice_plays(gid, 3)
+    after = t.core.live[gid].seq
+    assert after > kept
+    await t.line(f"alice: /game hint game:{gid}")
+    await t.line(f"mod: /mod rollback to:{kept} game:{gid} confirm:yes reason:retry")
+    record = json.loads(next(r.file_text for r in await t.line(f"carol@#lobby: /game export game:{gid}") if r.file_text))
+    assert [h["after_seq"] for h in record["hints"]] == [kept]
+
+
 # --- the event loop while the bot thinks ---------------------------------------------------------------------
 
 
