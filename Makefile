@@ -34,13 +34,16 @@ bench: $(DEV_STAMP)
 golden: $(DEV_STAMP)
 	$(BIN)/python -m tests.render.golden
 
+# The bot's series spread their games over AI_WORKERS processes (default: one a core).
+AI_WORKERS ?= $(shell nproc 2>/dev/null || echo 1)
+
 soak: $(DEV_STAMP)
 	ANNIHILATOR_PLAYOUTS=1000 $(BIN)/pytest tests/annihilator/test_playouts.py
-	AI_SOAK=1 $(BIN)/pytest tests/ai/test_soak.py -s -p no:randomly
+	AI_WORKERS=$(AI_WORKERS) AI_SOAK=1 $(BIN)/pytest tests/ai/test_soak.py -s -p no:randomly
 
 # The bot opponent's strength and decision times (docs/ai.md); AI_BENCH_GAMES=200 for the full series.
 bench-ai: $(DEV_STAMP)
-	AI_BENCH=1 $(BIN)/pytest tests/benchmarks/test_ai_bench.py -s -p no:randomly
+	AI_WORKERS=$(AI_WORKERS) AI_BENCH=1 $(BIN)/pytest tests/benchmarks/test_ai_bench.py -s -p no:randomly
 
 clean:
 	rm -rf $(VENV)

@@ -3,7 +3,8 @@
 Seeded series, seats alternating; each prints one line: share of natural ends, the first
 player's win rate, lengths and (for the search levels) the p95 of its decision times.
 ``AI_BENCH_GAMES`` sets the games a series (issue 15 asks for 200; the default of 10 is a quick
-look). ``AI_BENCH_CLOCK=process`` times decisions by this process's processor time instead of
+look), spread over ``AI_WORKERS`` processes (``make bench-ai``: one a core; the figures do not
+depend on it). ``AI_BENCH_CLOCK=process`` times decisions by this process's processor time instead of
 the wall clock (on a shared machine). Not timed assertions: figures to read and to quote in
 docs/ai.md.
 """
