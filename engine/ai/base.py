@@ -33,6 +33,11 @@ class GameAI:
     node_cost = 1.0
     """How expensive this game's nodes are, relative to the others (budgets are divided by it)."""
 
+    def cost(self, rules: GameRules, state: BaseModel) -> float:
+        """What the budget is divided by in ``state``: ``node_cost``, unless a game knows better
+        (a position whose playouts cost more, such as a large army, gets fewer of them)."""
+        return self.node_cost
+
     def evaluate(self, rules: GameRules, state: BaseModel, seat: str) -> float:
         """How good ``state`` is for ``seat``: 1 won, 0 lost, 0.5 even."""
         out = rules.outcome(state)

@@ -15,7 +15,8 @@ from engine.core.errors import BadArguments
 from engine.core.protocol import Action, GameRules
 
 LEVELS: dict[str, int] = {"easy": 0, "normal": 72, "hard": 360}
-"""Search iterations a decision at each level (divided by a game's ``node_cost``); ``easy``: the
+"""Search playouts a decision at each level (divided by a game's ``node_cost``, or its ``cost`` of the
+position); ``easy``: the
 playout policy alone. ``normal`` answers in about a second and ``hard`` in about five on a
 2-core machine (docs/ai.md has the measured times)."""
 
@@ -45,10 +46,11 @@ def game_ai(rules: GameRules) -> GameAI:
     return ai
 
 
-def budget_of(level: str, ai: GameAI) -> int:
+def budget_of(level: str, ai: GameAI, cost: float | None = None) -> int:
+    """The level's playouts, divided by ``cost`` (the position's, ``GameAI.cost``) or the game's ``node_cost``."""
     if level not in LEVELS:
         raise BadArguments(f"there is no level '{level}'; the levels are: {', '.join(LEVELS)}")
-    return int(LEVELS[level] / ai.node_cost)
+    return int(LEVELS[level] / (ai.node_cost if cost is None else cost))
 
 
 def choose(
@@ -81,7 +83,7 @@ def decide(
     if information.game != rules.name:
         raise BadArguments(f"this information is about {information.game}, not {game}")
     ai = game_ai(rules)
-    budget = budget_of(level, ai)
+    budget_of(level, ai)  # an unknown level is refused before anything else
     rng = Rng(f"{seed}:{information.seat}:{information.action_no}")
     seat = information.seat
     state = determinize(rules, ai, information, rng.fork("root"))
@@ -98,6 +100,7 @@ def decide(
         if picked is not None:
             return picked, {"why": "secret choice"}
         return ai.playout(rules, state, seat, legal, rng.fork("policy")), {"why": "policy (secret prompt)"}
+    budget = budget_of(level, ai, ai.cost(rules, state))
     if budget <= 0:
         return ai.playout(rules, state, seat, legal, rng.fork("policy")), {"why": "policy"}
     return search(rules, ai, information, legal, budget, rng.fork("search"), deadline)
