@@ -15,10 +15,9 @@ from engine.core.errors import BadArguments
 from engine.core.protocol import Action, GameRules
 
 LEVELS: dict[str, int] = {"easy": 0, "normal": 72, "hard": 360}
-"""Search playouts a decision at each level (divided by a game's ``node_cost``, or its ``cost`` of the
-position); ``easy``: the
-playout policy alone. ``normal`` answers in about a second and ``hard`` in about five on a
-2-core machine (docs/ai.md has the measured times)."""
+"""Search iterations a decision at each level (divided by the game's ``cost`` of the position, by
+default its ``node_cost``); ``easy``: the playout policy alone. ``normal`` answers in about a
+second and ``hard`` in about five on a 2-core machine (docs/ai.md has the measured times)."""
 
 _AIS: dict[str, GameAI] = {}
 
@@ -47,7 +46,7 @@ def game_ai(rules: GameRules) -> GameAI:
 
 
 def budget_of(level: str, ai: GameAI, cost: float | None = None) -> int:
-    """The level's playouts, divided by ``cost`` (the position's, ``GameAI.cost``) or the game's ``node_cost``."""
+    """The level's iterations, divided by ``cost`` (the position's, ``GameAI.cost``) or the game's ``node_cost``."""
     if level not in LEVELS:
         raise BadArguments(f"there is no level '{level}'; the levels are: {', '.join(LEVELS)}")
     return int(LEVELS[level] / (ai.node_cost if cost is None else cost))

@@ -234,10 +234,25 @@ def _move(state: State, seat: str, legal: list[Action]) -> Action:
         here = g.hex_of[to]
         return float(live[here]) if here in live else float(table[here]) + 30
 
+    dangers: dict[str, float] = {}
+
     def danger(to: str) -> float:
         """A Worker ending its move next to enemy fighters is likely to die there."""
-        here = g.hex_of[to]
-        return 4.0 * sum(1 for e in fighters if distance(here, e) <= 1)
+        if to not in dangers:
+            here = g.hex_of[to]
+            dangers[to] = 4.0 * sum(1 for e in fighters if distance(here, e) <= 1)
+        return dangers[to]
+
+    # the hex distance from a destination to the nearest enemy stack (the centre when there is
+    # none), asked for every move of every fighter: worked out once a destination
+    target_hexes = enemies or [g.hex_of[CENTRE]]
+    nearest: dict[Hex, int] = {}
+
+    def to_enemy(here: Hex) -> int:
+        d = nearest.get(here)
+        if d is None:
+            d = nearest[here] = min(distance(here, e) for e in target_hexes)
+        return d
 
     def score(c: Counter, to: str, verb: str) -> float:
         """Lower is better; ``to`` may be the counter's own hex (staying)."""
@@ -274,11 +289,8 @@ def _move(state: State, seat: str, legal: list[Action]) -> Action:
             return 100.0
         here = g.hex_of[to]
         if c.type == "PL":
-            if not enemies:
-                return float(distance(here, g.hex_of[CENTRE]))
-            return float(min(distance(here, e) for e in enemies))
-        target_hexes = enemies or [g.hex_of[CENTRE]]
-        d = min(distance(here, e) for e in target_hexes)
+            return float(to_enemy(here))
+        d = to_enemy(here)
         if not enemies:
             d = max(d, 2)
         bonus = -0.5 if verb == "charge" else 0.0
@@ -533,13 +545,13 @@ class ChitinAI(GameAI):
     width = 6
     node_cost = 2.5
     armed = 64
-    """Counters in play above which a position's playouts cost more (``cost``)."""
+    """Counters in play above which a position's iterations cost more (``cost``)."""
 
     def cost(self, rules: GameRules, state: BaseModel) -> float:
         """``node_cost``, times the counters in play over ``armed`` when there are more: the rules'
         list of legal moves, asked for at each step of each playout, grows with the army (in
         Armageddon, 112 counters, it was about 60% of a decision), so a large position gets
-        proportionally fewer playouts and a decision takes about as long as in the smaller scenarios."""
+        proportionally fewer iterations and a decision takes about as long as in the smaller scenarios."""
         s = cast(State, state)
         live = sum(1 for c in s.counters.values() if c.where not in ("dead", "exited"))
         return self.node_cost * max(1.0, live / self.armed)

@@ -159,6 +159,8 @@ class Index:
             else:
                 self.air.setdefault(g.mega[h], []).append(c)
         self._zoc: dict[str, frozenset[Hex]] = {}
+        self._layout: dict[str, tuple[tuple[tuple[str, bool], ...], tuple[str, ...]]] = {}
+        self._stacking: dict[str, dict[Hex, tuple[int, frozenset[str]]]] = {}
 
     def side_at(self, h: Hex) -> str | None:
         """The side whose ground units hold ``h``, if any."""
@@ -168,6 +170,29 @@ class Index:
     def stack(self, h: Hex, seat: str) -> list[Counter]:
         """Ground counters of ``seat`` in ``h``."""
         return [c for c in self.ground.get(h, []) if c.side == seat]
+
+    def layout(self, seat: str) -> tuple[tuple[tuple[str, bool], ...], tuple[str, ...]]:
+        """What a group's ground paths depend on besides the group itself (movement._paths): the
+        enemy's ground stacks, each with whether it holds a combat unit (6.04, 6.09), and the hexes
+        where ``seat``'s combat units stand (6.082). Worked out once for all the groups of a phase."""
+        if seat not in self._layout:
+            enemy = tuple(sorted((T(h), any(role(c) != "worker" for c in st))
+                                 for h, st in self.ground.items() if st[0].side != seat))
+            friends = tuple(sorted(T(h) for h, st in self.ground.items()
+                                   if any(c.side == seat and is_combat(c) for c in st)))
+            self._layout[seat] = (enemy, friends)
+        return self._layout[seat]
+
+    def stacking(self, seat: str) -> dict[Hex, tuple[int, frozenset[str]]]:
+        """Per hex holding ``seat``'s ground counters: their units and warrior types (6.05, 6.051)."""
+        if seat not in self._stacking:
+            out: dict[Hex, tuple[int, frozenset[str]]] = {}
+            for h, st in self.ground.items():
+                mine = [c for c in st if c.side == seat]
+                if mine:
+                    out[h] = (sum(c.units for c in mine), frozenset(c.type for c in mine if role(c) == "warrior"))
+            self._stacking[seat] = out
+        return self._stacking[seat]
 
     def zoc(self, seat: str) -> frozenset[Hex]:
         """Hexes in the zone of control of ``seat``'s ground units, Workers excepted (6.04, 6.082)."""

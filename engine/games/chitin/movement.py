@@ -69,11 +69,24 @@ def reach(
     raw = _paths(state, idx, seat, members, start, bonus, charge)
     off = geo().off[state.ends[seat]]
     out: dict[str, int] = {}
+    # fits() for a hex other than the group's own, from the hex's counters worked out once (6.05, 6.051)
+    stacking = idx.stacking(seat)
+    moving = [c for c in members if is_ground(c)]
+    units = sum(c.units for c in moving)
+    kinds = frozenset(c.type for c in moving if role(c) == "warrior")
     for h, cost in raw.items():
         if h in off:
             if start is not None:
                 out["off"] = min(out.get("off", 99), cost)
-        elif fits(idx, seat, members, h):
+            continue
+        there = stacking.get(h)
+        if there is None and h not in idx.ground:
+            ok = True
+        elif h == start or there is None:
+            ok = fits(idx, seat, members, h)
+        else:
+            ok = there[0] + units <= MAX_UNITS and len(there[1] | kinds) <= 1
+        if ok:
             out[T(h)] = cost
     return out
 
@@ -88,9 +101,9 @@ def _paths(
     so the answers are kept.
     """
     g = geo()
-    enemy = tuple(sorted((T(h), any(role(c) != "worker" for c in st)) for h, st in idx.ground.items() if st[0].side != seat))
+    enemy, combat_hexes = idx.layout(seat)
     escorted = any(is_combat(c) for c in members)
-    friends = () if escorted else tuple(sorted(T(h) for h, st in idx.ground.items() if any(c.side == seat and is_combat(c) for c in st)))
+    friends = () if escorted else combat_hexes
     disrupted = any(c.disrupted for c in members)
     points = allowance(members, charge) + bonus
     ids = {c.id for c in members}
