@@ -161,6 +161,9 @@ class Index:
         self._zoc: dict[str, frozenset[Hex]] = {}
         self._layout: dict[str, tuple[tuple[tuple[str, bool], ...], tuple[str, ...]]] = {}
         self._stacking: dict[str, dict[Hex, tuple[int, frozenset[str]]]] = {}
+        self.fronts: dict[tuple[str, Hex, int], list[Hex]] = {}
+        """combat.enemies_in_front's answers, by (seat, hex, facing): an attack plan's obligations
+        (7.02, 7.03) ask them over and over for the same stacks."""
 
     def side_at(self, h: Hex) -> str | None:
         """The side whose ground units hold ``h``, if any."""

@@ -196,7 +196,11 @@ def enemies_in_front(idx: Index, seat: str, h: Hex) -> list[Hex]:
     if not st:
         return []
     f = st[0].facing
-    return [n for n in geo().nbrs[h] if in_front(h, f, n) and idx.side_at(n) not in (None, seat)]
+    key = (seat, h, f)
+    hit = idx.fronts.get(key)
+    if hit is None:
+        hit = idx.fronts[key] = [n for n in geo().nbrs[h] if in_front(h, f, n) and idx.side_at(n) not in (None, seat)]
+    return list(hit)
 
 
 def attack_choices(state: State, idx: Index, seat: str) -> list[Pair]:
@@ -234,12 +238,13 @@ def unmet(state: State, idx: Index, seat: str) -> list[str]:
     out: list[str] = []
     bs = battles(state, idx, seat)
     for b in bs:
+        if allowed(state, idx, seat, b):
+            continue
         lookup, _ = battle_odds(state, idx, seat, b)
-        if not allowed(state, idx, seat, b):
-            out.append(
-                f"The attack on {', '.join(b.defenders)} is {lookup.attack} to {lookup.defence}, worse than 1-5, "
-                "which is not allowed (rule 7.06): add attackers or cancel it"
-            )
+        out.append(
+            f"The attack on {', '.join(b.defenders)} is {lookup.attack} to {lookup.defence}, worse than 1-5, "
+            "which is not allowed (rule 7.06): add attackers or cancel it"
+        )
     attacked = {d for b in bs for d in b.defenders}
     attackers = {a for b in bs for a in b.attackers}
     for h in sorted(idx.ground):
