@@ -243,6 +243,11 @@ def _move(state: State, seat: str, legal: list[Action]) -> Action:
             dangers[to] = 4.0 * sum(1 for e in fighters if distance(here, e) <= 1)
         return dangers[to]
 
+    # a Basic goes with the warriors (one per warrior on the map, so a stack counts as often as it
+    # holds warriors): how many share the destination's megahex, how near the nearest is
+    warrior_hexes = [g.hex_of[x.hex] for x in state.mine(seat) if role(x) == "warrior" and x.where == "map"]
+    escort: dict[Hex, float] = {}
+
     # the hex distance from a destination to the nearest enemy stack (the centre when there is
     # none), asked for every move of every fighter: worked out once a destination
     target_hexes = enemies or [g.hex_of[CENTRE]]
@@ -275,16 +280,17 @@ def _move(state: State, seat: str, legal: list[Action]) -> Action:
         if to == "off":
             return 1000.0
         if c.type == "B":
-            warriors = [x for x in state.mine(seat) if role(x) == "warrior" and x.where == "map"]
-            if not warriors:
+            if not warrior_hexes:
                 return 0.0 if to == "" else 1.0
             here = g.hex_of[to] if to else None
             if here is None:
                 return 50.0
-            mega = g.mega[here]
-            near = sum(1 for x in warriors if g.mega[g.hex_of[x.hex]] == mega)
-            spread = min(distance(here, g.hex_of[x.hex]) for x in warriors)
-            return -10.0 * near + spread + (3 if to in chit_hexes else 0)
+            if here not in escort:
+                mega = g.mega[here]
+                near = sum(1 for x in warrior_hexes if g.mega[x] == mega)
+                spread = min(distance(here, x) for x in warrior_hexes)
+                escort[here] = -10.0 * near + spread
+            return escort[here] + (3 if to in chit_hexes else 0)
         if not to:
             return 100.0
         here = g.hex_of[to]
@@ -544,7 +550,7 @@ class ChitinAI(GameAI):
     playout_depth = 10
     width = 6
     node_cost = 2.5
-    armed = 64
+    armed = 40
     """Counters in play above which a position's iterations cost more (``cost``)."""
 
     def cost(self, rules: GameRules, state: BaseModel) -> float:
