@@ -550,14 +550,14 @@ class ChitinAI(GameAI):
     playout_depth = 10
     width = 6
     node_cost = 2.5
-    armed = 40
+    armed = 30
     """Counters in play above which a position's iterations cost more (``cost``)."""
 
     def cost(self, rules: GameRules, state: BaseModel) -> float:
         """``node_cost``, times the counters in play over ``armed`` when there are more: the rules'
-        list of legal moves, asked for at each step of each playout, grows with the army (in
-        Armageddon, 112 counters, it was about 60% of a decision), so a large position gets
-        proportionally fewer iterations and a decision takes about as long as in the smaller scenarios."""
+        list of legal moves, the policy's weighing of them and its attack plans grow with the
+        armies, so a large position gets proportionally fewer iterations and a decision takes
+        about as long as in the smaller scenarios (docs/ai.md, "Budgets")."""
         s = cast(State, state)
         live = sum(1 for c in s.counters.values() if c.where not in ("dead", "exited"))
         return self.node_cost * max(1.0, live / self.armed)
