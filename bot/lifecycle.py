@@ -591,8 +591,10 @@ async def build_record(core: Core, game_id: int, viewer_user: str | None = None)
         if sealed and s is not None and s.closed_at is None:
             break  # how many more private steps are being taken is itself a secret
     over = row.status == "over"
+    # a hint asked after the actions the record stops at would tell how many secret steps were taken
+    listed = logged[-1].seq if logged else 0
     hints = [HintEntry(after_seq=h["after_seq"], seat=h["seat"], suggestion=h["suggestion"] if over else None)
-             for h in await hints_of_line(core, row)]
+             for h in await hints_of_line(core, row) if h["after_seq"] <= listed]
     moderation = [ModerationEntry(seq=m.get("seq"), moderator=m["moderator"], what=m["what"], reason=m["reason"])
                   for m in await core.store.modlog(row.id)]
     return GameRecord(

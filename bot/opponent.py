@@ -303,17 +303,18 @@ class Opponent:
         seat = next((s for s in seats if s in waiting), None)
         if seat is None:
             raise Refusal(f"game #{g.id} is not waiting on you now, so there is nothing to hint")
-        seq = g.seq
+        seq, branch = g.seq, g.row.branch
         info = await information(self.core, g, seat)
         raw, stats = await self._compute(hint_job, g.rules.name, info.model_dump_json(),
                                          seed_for(g.row.seed, seq, "hint:" + seat), SAFETY_SECONDS[HINT_LEVEL])
         action = Action.model_validate_json(raw)
-        text = (f"Hint for game #{g.id} ({seat}, after action {seq}): {action.text()} — {reason_of(action, stats)}. "
+        # no action number: during secret choices it would count the other side's (3.03, 8.2)
+        text = (f"Hint for game #{g.id} ({seat}): {action.text()} — {reason_of(action, stats)}. "
                 "Only you see this.")
         notice = Reply(to="channel", place=g.row.place, game_id=g.id,
                        text=f"{g.name_of(seat)} ({seat}) asked for a hint.")
         async with self.core.store.transaction():
-            await self.core.store.add_hint(g.id, g.row.branch, seq, seat, cmd.user, action.text(), self.core.now())
+            await self.core.store.add_hint(g.id, branch, seq, seat, cmd.user, action.text(), self.core.now())
             queued = await self.core.queue(g.id, [notice])
         return [private(cmd.user, cmd.place, text)] + queued
 

@@ -603,3 +603,24 @@ async def test_the_bots_information_reads_only_the_actions_since_a_snapshot_befo
         t.core.opponent.attach(t.console.deliver)
         await t.core.opponent.idle()
     pytest.fail(f"no late position with both cases (hidden {hidden_seen}, nothing hidden {nothing_hidden_seen})")
+
+
+async def test_a_hint_during_secret_army_picks_tells_no_one_how_many_picks_were_made(store):
+    """3.03: how many picks the other side has made is secret until both armies are in; a hint's
+    place in the record and its text, which counted every action, must not give it away."""
+    from tests.support.table import open_table
+
+    core = make_core(store)
+    core.opponent.executor = Inline()
+    g, say = await open_table(core, "console:#t", "game:chitin scenario:basic hints:on")
+    for kind in ("GT3", "GT3", "GT3"):
+        await core.handle_line("bob", "dm:bob", f"/pick kind:{kind}")
+    replies = await core.handle_line("alice", "dm:alice", f"/game hint game:{g.id}")
+    hint = next(r for r in replies if r.to == "private")
+    assert "Hint for game" in hint.text
+    assert f"action {g.seq}" not in hint.text and str(g.seq) not in hint.text.split(":", 1)[0]
+    for who, place in (("carol", "console:#t"), ("alice", "dm:alice")):
+        out = await core.handle_line(who, place, f"/game export game:{g.id}")
+        record = json.loads(next(r.file_text for r in out if r.file_text))
+        listed = max((a["seq"] for a in record["actions"]), default=0)
+        assert all(h["after_seq"] <= listed for h in record["hints"] or []), (who, record["hints"], listed)
