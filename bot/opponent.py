@@ -169,7 +169,9 @@ class Opponent:
 
     def poke(self, gid: int) -> None:
         """Game ``gid`` may wait on the bot: think about it, unless that is already under way."""
-        self.retries.pop(gid, None)
+        pending = self.retries.pop(gid, None)
+        if pending is not None:
+            pending.cancel()  # this look replaces a retry still waiting (harmless when it is that retry)
         try:
             g = self.core.live.get(gid)
         except ReferenceError:  # a retry's timer outlived its core
@@ -217,6 +219,10 @@ class Opponent:
             delay = RETRY_SECONDS[min(n, len(RETRY_SECONDS) - 1)]
             log.exception("the bot could not move in game #%s; trying again in %.0f s", gid, delay)
             self.errors.append(f"game #{gid}")
+            del self.errors[:-100]  # the latest errors, for diagnosis
+            pending = self.retries.pop(gid, None)
+            if pending is not None:
+                pending.cancel()
             self.retries[gid] = asyncio.get_running_loop().call_later(delay, self.poke, gid)
         else:
             self.failures.pop(gid, None)

@@ -523,6 +523,20 @@ async def test_after_an_error_the_bot_tries_again_by_itself_without_waiting_for_
     assert len(await bot_actions(store, gid)) == 1
 
 
+async def test_a_command_after_an_error_replaces_the_waiting_retry_so_none_outlives_stop(store, monkeypatch):
+    monkeypatch.setattr("bot.opponent.RETRY_SECONDS", (60,))
+    t = Table(store, FailingOnce())
+    gid = await new(t, "toy", "pile:5")
+    opponent = t.core.opponent
+    waiting = opponent.retries[gid]
+    opponent.poke(gid)  # what any command on the game does
+    await opponent.idle()
+    assert waiting.cancelled(), "the retry still waits although the bot has looked at the game again"
+    assert len(await bot_actions(store, gid)) == 1
+    await opponent.stop()
+    assert not opponent.retries
+
+
 # --- what building the bot's information costs ---------------------------------------------------------------
 
 
