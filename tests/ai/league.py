@@ -8,6 +8,7 @@ bot) and ``random`` (uniform over the legal actions). Seats alternate game by ga
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
 import random
 import statistics
@@ -156,7 +157,9 @@ def series(game: str, scenario: str, options: dict[str, str], a: str, b: str, ga
     jobs = [(game, scenario, options, a, b, i, cap, time_a) for i in range(first_seed, first_seed + games)]
     n = min(processes or workers(), len(jobs))
     if n > 1:
-        with ProcessPoolExecutor(max_workers=n) as pool:
+        # fork where there is one, as bot/boards.py: a worker knows the games registered here (the toy game too)
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context(method)) as pool:
             results = list(pool.map(_game, jobs))
     else:
         results = [_game(job) for job in jobs]
