@@ -63,7 +63,7 @@ async def _warm_up(core: Core) -> None:
         log.info("board layers ready; boards of %d recent games drawn in advance", await warm_up(core))
         # What start-up built lives as long as the bot (modules, maps, board layers, the loaded games):
         # kept out of the collector's full passes, which then scan only what came after
-        # (tests/benchmarks/test_startup_bench.py: 1,000 games, a full pass of about 30 ms before, ~0 after).
+        # (tests/benchmarks/test_startup_bench.py: 1,000 games, a full pass of 55-131 ms before, ~0 after).
         # Collected first, so no garbage of start-up is kept for good.
         gc.collect()
         gc.freeze()
