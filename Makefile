@@ -39,6 +39,7 @@ AI_WORKERS ?= $(shell nproc 2>/dev/null || echo 1)
 
 soak: $(DEV_STAMP)
 	ANNIHILATOR_PLAYOUTS=1000 $(BIN)/pytest tests/annihilator/test_playouts.py
+	CHITIN_PLAYOUTS=1000 $(BIN)/pytest tests/chitin/test_playouts.py -k uniform
 	AI_WORKERS=$(AI_WORKERS) AI_SOAK=1 $(BIN)/pytest tests/ai/test_soak.py -s -p no:randomly
 
 # The bot opponent's strength and decision times (docs/ai.md); AI_BENCH_GAMES=200 for the full series.
