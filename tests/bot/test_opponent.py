@@ -619,7 +619,7 @@ async def test_the_bots_information_reads_only_the_actions_since_a_snapshot_befo
     pytest.fail(f"no late position with both cases (hidden {hidden_seen}, nothing hidden {nothing_hidden_seen})")
 
 
-async def test_a_hint_during_secret_army_picks_tells_no_one_how_many_picks_were_made(store):
+async def test_3_03_a_hint_during_secret_army_picks_tells_no_one_how_many_picks_were_made(store):
     """3.03: how many picks the other side has made is secret until both armies are in; a hint's
     place in the record and its text, which counted every action, must not give it away."""
     from tests.support.table import open_table
