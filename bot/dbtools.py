@@ -151,7 +151,7 @@ def _states_at(rules: GameRules, config: GameConfig, setup_rolls: str, actions: 
     state = rules.setup(config, RecordedDice([Roll.model_validate(r) for r in json.loads(setup_rolls)]))
     out = {0: state.model_dump_json()} if 0 in wanted else {}
     logged = [Action.model_validate_json(a["action"]) for a in actions]
-    folder = Folder(rules, state, logged, trusted=checked_from > 0)
+    folder = Folder(rules, state, logged, trusted=checked_from > 0, in_place=True)  # each state is read, then dropped
     for a, action in zip(actions, logged, strict=True):
         if folder.trusted and a["seq"] > checked_from:
             folder.trusted = False

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from engine.core import registry
 from engine.core.dice import RecordedDice, Roll
-from engine.core.protocol import Action, Event, GameConfig, GameRules
+from engine.core.protocol import MODERATOR, Action, Event, GameConfig, GameRules
 
 RECORD_FORMAT = 1
 
@@ -121,11 +121,14 @@ class Folder:
     """
 
     def __init__(self, rules: GameRules, state: BaseModel, actions: list[Action], *, first: int = 1,
-                 trusted: bool = False) -> None:
-        self.rules, self.state, self.trusted = rules, state, trusted
+                 trusted: bool = False, in_place: bool = False) -> None:
+        """``in_place``: a trusted step may change the current state itself rather than a copy, when no
+        one else holds it (the caller reads each state before the next step and keeps none of them)."""
+        self.rules, self.state, self.trusted, self.in_place = rules, state, trusted, in_place
         self.n = first - 1
         self.wanted = {_undone(a) - 1 for a in actions if a.verb == UNDO}
         self.kept: dict[int, BaseModel] = {self.n: state} if self.n in self.wanted else {}
+        self.owned = False  # the first state is the caller's; a kept one is shared with ``kept``
 
     def step(self, seat: str, action: Action, dice: RecordedDice) -> list[Event]:
         """Apply the next logged action with its recorded dice; returns its events."""
@@ -134,15 +137,19 @@ class Folder:
             back = _undone(action)
             if back - 1 not in self.kept or back >= self.n or dice.unused:
                 raise ValueError(f"action {self.n} takes back action {back}, which this log cannot go back to")
-            self.state = self.kept[back - 1]
+            self.state, self.owned = self.kept[back - 1], False
             events = [Event(kind="undo", text=f"{seat} took back action #{back}")]
         else:
-            apply = self.rules.replay_step if self.trusted else self.rules.apply
-            self.state, events = apply(self.state, seat, action, dice)
+            if self.trusted:
+                self.state, events = self.rules.replay_step(self.state, seat, action, dice,
+                                                            owned=self.in_place and self.owned)
+            else:
+                self.state, events = self.rules.apply(self.state, seat, action, dice)
+            self.owned = seat != MODERATOR  # a player's action gave a deep copy (or changed ours); an edit may share
             if dice.unused:
                 raise ValueError(f"{action.text()} left {dice.unused} recorded roll(s) unused")
         if self.n in self.wanted:
-            self.kept[self.n] = self.state
+            self.kept[self.n], self.owned = self.state, False
         return events
 
 

@@ -370,11 +370,25 @@ class GameRules(ABC):
         key = action.key()
         return any(a.key() == key for a in self.legal_now(state, seat) if a.verb == action.verb)
 
-    def replay_step(self, state: BaseModel, seat: str, action: Action, dice: Dice) -> tuple[BaseModel, list[Event]]:
-        """Apply an action from a log that was checked when it was written (no second legality check)."""
+    def replay_step(self, state: BaseModel, seat: str, action: Action, dice: Dice, *,
+                    owned: bool = False) -> tuple[BaseModel, list[Event]]:
+        """Apply an action from a log that was checked when it was written (no second legality check).
+
+        ``owned`` says the caller holds the only reference to ``state`` and will not look at it
+        again: a game that can change a state in place (``_change``) then skips its copy.
+        """
         if seat == MODERATOR:
             return self.edit(state, action)
+        if owned:
+            events = self._change(state, seat, action, dice)
+            if events is not None:
+                return state, events
         return self._apply(state, seat, action, dice)
+
+    def _change(self, state: BaseModel, seat: str, action: Action, dice: Dice) -> list[Event] | None:
+        """Apply an action known to be legal to ``state`` itself; None (and nothing changed) where the
+        game only applies to a copy. ``_apply`` is then ``_change`` of a copy."""
+        return None
 
     def prompt_for(self, state: BaseModel, seat: str, verb: str) -> Prompt | None:
         """The pending prompt of ``seat`` that ``verb`` answers, if any."""

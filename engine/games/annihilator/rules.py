@@ -103,9 +103,12 @@ class AnnihilatorRules(GameRules):
 
     def _apply(self, state: BaseModel, seat: str, action: Action, dice: Dice) -> tuple[BaseModel, list[Event]]:
         new = cast(State, state).clone()
-        new.last_marks = []  # the board showed the other side's last phases until this order
-        events = handle(new, action, dice)
-        return new, events
+        return new, self._change(new, seat, action, dice)
+
+    def _change(self, state: BaseModel, seat: str, action: Action, dice: Dice) -> list[Event]:
+        s = cast(State, state)
+        s.last_marks = []  # the board showed the other side's last phases until this order
+        return handle(s, action, dice)
 
     def explain_illegal(self, state: BaseModel, seat: str, action: Action) -> str:
         """Why an order is refused, naming unit, hex and rule."""

@@ -251,12 +251,16 @@ class Chitin(GameRules):
     def _apply(self, state: BaseModel, seat: str, action: Action, dice: Dice) -> tuple[BaseModel, list[Event]]:
         assert isinstance(state, State)
         new = clone(state)
-        new.last_moved, new.last_losses = [], []  # the board showed the last turn until this order
+        return new, self._change(new, seat, action, dice)
+
+    def _change(self, state: BaseModel, seat: str, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(state, State)
+        state.last_moved, state.last_losses = [], []  # the board showed the last turn until this order
         events: list[Event] = []
-        handler = getattr(self, f"_do_{new.step}")
-        handler(new, seat, action, dice, events)
-        flow.check_end(new, events)
-        return new, events
+        handler = getattr(self, f"_do_{state.step}")
+        handler(state, seat, action, dice, events)
+        flow.check_end(state, events)
+        return events
 
     def _do_forces(self, state: State, seat: str, a: Action, dice: Dice, events: list[Event]) -> None:
         if a.verb == "ready":
