@@ -32,6 +32,10 @@ class GameAI:
     """The most children the tree considers at a node (the first ones of ``order``)."""
     node_cost = 1.0
     """How expensive this game's nodes are, relative to the others (budgets are divided by it)."""
+    explore = 0.7
+    """The tree's exploration constant (UCB's c): how much a child's few visits count against its
+    mean value. Each game's evaluation has its own spread of values between moves and its own
+    noise (dice, hidden information), so each game tunes it by series against the greedy policy."""
 
     def cost(self, rules: GameRules, state: BaseModel) -> float:
         """What the budget is divided by in ``state``: ``node_cost``, unless a game knows better

@@ -27,7 +27,6 @@ from engine.ai.info import Information
 from engine.ai.rng import Rng, RngDice
 from engine.core.protocol import Action, GameRules
 
-EXPLORE = 0.7
 _KEYS: dict[int, tuple[Action, tuple]] = {}
 
 
@@ -137,7 +136,7 @@ def _iterate(rules: GameRules, ai: GameAI, root: Node, state: BaseModel, seat: s
             for k, a in avail[:allowed]:
                 c = node.children[k]
                 mean = c.value / c.visits if c.visits else 0.5
-                score = mean + EXPLORE * math.sqrt(math.log(node.avail.get(k, 1) + 1) / (c.visits + 1))
+                score = mean + ai.explore * math.sqrt(math.log(node.avail.get(k, 1) + 1) / (c.visits + 1))
                 if score > best_score:
                     best_score, choice = score, (k, a)
             assert choice is not None

@@ -72,6 +72,10 @@ class OneWorldAI(GameAI):
     playout_depth = 6
     width = 8
     node_cost = 1.0
+    explore = 0.15
+    """Moves change the evaluation by little (a hex nearer a god), so with the default 0.7 the
+    few visits were spread nearly evenly and the choice was the ordering's first more or less at
+    random; against greedy, seeds 0-19: 12 of 20 won with 0.7, 18 of 20 with 0.15."""
 
     def evaluate(self, rules: GameRules, state: BaseModel, seat: str) -> float:
         s = cast(State, state)
