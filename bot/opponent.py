@@ -169,9 +169,7 @@ class Opponent:
 
     def poke(self, gid: int) -> None:
         """Game ``gid`` may wait on the bot: think about it, unless that is already under way."""
-        pending = self.retries.pop(gid, None)
-        if pending is not None:
-            pending.cancel()  # this look replaces a retry still waiting (harmless when it is that retry)
+        self._drop_retry(gid)  # this look replaces a retry still waiting (harmless when it is that retry)
         try:
             g = self.core.live.get(gid)
         except ReferenceError:  # a retry's timer outlived its core
@@ -186,6 +184,12 @@ class Opponent:
             self.dirty.add(gid)  # looked at again once the present decision is done
             return
         self.tasks[gid] = asyncio.get_running_loop().create_task(self._run(gid), name=f"hexhive-bot-{gid}")
+
+    def _drop_retry(self, gid: int) -> None:
+        """Cancel game ``gid``'s retry if one is waiting."""
+        pending = self.retries.pop(gid, None)
+        if pending is not None:
+            pending.cancel()
 
     async def idle(self) -> None:
         """Wait until the bot has nothing left to decide (the console waits after each line)."""
@@ -220,9 +224,7 @@ class Opponent:
             log.exception("the bot could not move in game #%s; trying again in %.0f s", gid, delay)
             self.errors.append(f"game #{gid}")
             del self.errors[:-100]  # the latest errors, for diagnosis
-            pending = self.retries.pop(gid, None)
-            if pending is not None:
-                pending.cancel()
+            self._drop_retry(gid)
             self.retries[gid] = asyncio.get_running_loop().call_later(delay, self.poke, gid)
         else:
             self.failures.pop(gid, None)

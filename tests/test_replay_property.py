@@ -11,8 +11,13 @@ from hypothesis import strategies as st
 from bot.records import UNDO, Folder, replay
 from engine.core import registry
 from engine.core.dice import RecordedDice, SeededDice
-from engine.core.protocol import Action, GameConfig, Player
+from engine.core.protocol import Action, GameConfig, GameRules, Player
 from tests.support.samples import playable_games, sample_options
+
+
+def _config(rules: GameRules, scenario: str) -> GameConfig:
+    return GameConfig(game=rules.name, scenario=scenario, options=sample_options(rules.name),
+                      players=tuple(Player(seat=s, name=s) for s in rules.seats))
 
 
 @pytest.mark.parametrize("game", playable_games())
@@ -21,8 +26,7 @@ from tests.support.samples import playable_games, sample_options
 def test_replay_of_any_log_equals_the_live_state(game, seed, length):
     rules = registry.get(game)
     rng = random.Random(seed)
-    config = GameConfig(game=game, scenario=rng.choice(rules.scenarios) if rules.scenarios else "",
-                        options=sample_options(game), players=tuple(Player(seat=s, name=s) for s in rules.seats))
+    config = _config(rules, rng.choice(rules.scenarios) if rules.scenarios else "")
     dice = SeededDice(str(seed), 0)
     state = rules.setup(config, dice)
     setup_rolls = dice.rolls
@@ -44,8 +48,7 @@ def test_replay_of_any_log_equals_the_live_state(game, seed, length):
 def test_apply_never_changes_the_state_it_is_given(game):
     rules = registry.get(game)
     rng = random.Random(1)
-    config = GameConfig(game=game, scenario=rules.scenarios[0] if rules.scenarios else "",
-                        options=sample_options(game), players=tuple(Player(seat=s, name=s) for s in rules.seats))
+    config = _config(rules, rules.scenarios[0] if rules.scenarios else "")
     state = rules.setup(config, SeededDice("m", 0))
     for n in range(1, 200):
         prompts = rules.pending(state)
@@ -68,8 +71,7 @@ def test_a_fold_that_changes_states_in_place_gives_every_state_a_copying_fold_gi
     those of applying each action to a copy."""
     rules = registry.get(game)
     rng = random.Random(seed)
-    config = GameConfig(game=game, scenario=rng.choice(rules.scenarios) if rules.scenarios else "",
-                        options=sample_options(game), players=tuple(Player(seat=s, name=s) for s in rules.seats))
+    config = _config(rules, rng.choice(rules.scenarios) if rules.scenarios else "")
     start = rules.setup(config, SeededDice(str(seed), 0))
     first = start.model_dump_json()
     state, before, log, expected = start, [start], [], []  # before[k - 1]: the state before action k
