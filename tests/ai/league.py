@@ -78,6 +78,12 @@ class Series:
     longest: int = 0
     a_times: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    by_seat: dict[str, list[int]] = field(default_factory=dict)
+    """``a``'s wins and games by the seat it held (issue 15 asks for Annihilator "as each side")."""
+
+    def seats_text(self) -> str:
+        """``a``'s wins by seat, as "as Marines 7/10, as Annihilator 6/10"."""
+        return ", ".join(f"as {seat} {w}/{n}" for seat, (w, n) in self.by_seat.items())
 
     def line(self) -> str:
         n = max(self.games, 1)
@@ -90,6 +96,7 @@ class Series:
                 f"(95% interval {100 * lo:3.0f}-{100 * hi:3.0f}%) "
                 f"draws {self.draws:3}  length median {lengths[len(lengths) // 2]:5} longest {self.longest:5}"
                 + (f"  {self.a} decision p95 {p95:.2f}s" if self.a_times else "")
+                + (f"  ({self.seats_text()})" if len(self.by_seat) > 1 else "")
                 + (f"  ERRORS {len(self.errors)}: {self.errors[0]}" if self.errors else ""))
 
 
@@ -127,6 +134,7 @@ class _Game:
     """``"a"``, ``"b"``, ``""`` for a draw; None when the game did not end."""
     a_times: list[float] = field(default_factory=list)
     error: str = ""
+    seat_a: str = ""
 
 
 def _game(job: tuple[str, str, dict[str, str], str, str, int, int, bool]) -> _Game:
@@ -136,6 +144,7 @@ def _game(job: tuple[str, str, dict[str, str], str, str, int, int, bool]) -> _Ga
     seats = table.rules.seats
     seat_a = seats[i % 2]
     seat_b = seats[1 - i % 2]
+    out.seat_a = seat_a
     deciders = {seat_a: make(a, 2 * i, out.a_times if time_a else None), seat_b: make(b, 2 * i + 1)}
     try:
         res = play(table, deciders, seed=i, max_actions=cap)
@@ -172,6 +181,9 @@ def series(game: str, scenario: str, options: dict[str, str], a: str, b: str, ga
         out.lengths.append(r.length)
         out.longest = max(out.longest, r.length)
         if r.winner is not None:
+            tally = out.by_seat.setdefault(r.seat_a, [0, 0])
+            tally[0] += r.winner == "a"
+            tally[1] += 1
             out.natural += 1
             out.a_wins += r.winner == "a"
             out.draws += r.winner == ""

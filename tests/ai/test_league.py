@@ -18,6 +18,16 @@ def test_a_series_over_two_processes_gives_the_figures_of_one() -> None:
     assert one.line() == two.line()
 
 
+def test_a_series_tells_the_wins_by_the_seat_held() -> None:
+    # seats alternate game by game, so each seat is held in half the games, and the wins by seat
+    # add up to the series' wins
+    s = series("toy", "", {}, "easy", "random", 6, processes=1)
+    assert sorted(s.by_seat) == ["A", "B"]
+    assert [n for _, n in s.by_seat.values()] == [3, 3]
+    assert sum(w for w, _ in s.by_seat.values()) == s.a_wins
+    assert f"as A {s.by_seat['A'][0]}/3, as B {s.by_seat['B'][0]}/3" in s.line()
+
+
 def test_the_win_rate_interval_is_wilsons() -> None:
     # Wilson (1927); 6 of 10: 0.313 to 0.832 (the textbook figures), 0 of 10: 0 to 0.278
     assert wilson(6, 10) == pytest.approx((0.3127, 0.8318), abs=1e-4)
