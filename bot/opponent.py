@@ -101,6 +101,10 @@ def hint_job(game: str, info_json: str, seed: str, cap: float) -> tuple[str, dic
 def reason_of(action: Action, stats: dict[str, Any]) -> str:
     """One line on why, from ``decide``'s statistics."""
     children = stats.get("children")
+    if isinstance(children, dict) and action.text() in children and stats.get("kind") == "rollouts":
+        samples, value = children[action.text()]
+        return (f"it did best of {len(children)} orders, each played on over the same {samples} sampled "
+                f"continuations to the other side's answer (expected value {round(100 * float(value))}%)")
     if isinstance(children, dict) and action.text() in children:
         visits, value = children[action.text()]
         total = sum(v for v, _ in children.values()) or 1

@@ -37,6 +37,17 @@ class GameAI:
     mean value. Each game's evaluation has its own spread of values between moves and its own
     noise (dice, hidden information), so each game tunes it by series against the greedy policy."""
 
+    candidates = 0
+    """Above 0: the player is a rollout player (``search.flat``) over this many candidates, not the tree."""
+    margin = 0.0
+    """How much better (in value) another candidate must do than the first to be chosen instead."""
+    horizon_cap = 120
+    """The most actions a rollout of the rollout player plays."""
+
+    def horizon(self, rules: GameRules, start: BaseModel, state: BaseModel, seat: str) -> bool:
+        """Whether a rollout from ``start`` (the position of the decision) may stop at ``state``."""
+        return False
+
     def cost(self, rules: GameRules, state: BaseModel) -> float:
         """What the budget is divided by in ``state``: ``node_cost``, unless a game knows better
         (a position whose playouts cost more, such as a large army, gets fewer of them)."""

@@ -9,7 +9,7 @@ from engine.ai.base import DEFAULT, GameAI
 from engine.ai.determinize import determinize
 from engine.ai.info import Information
 from engine.ai.rng import Rng
-from engine.ai.search import search
+from engine.ai.search import flat, search
 from engine.core import registry
 from engine.core.errors import BadArguments
 from engine.core.protocol import Action, GameRules
@@ -102,4 +102,6 @@ def decide(
     budget = budget_of(level, ai, ai.cost(rules, state))
     if budget <= 0:
         return ai.playout(rules, state, seat, legal, rng.fork("policy")), {"why": "policy"}
+    if ai.candidates > 0:
+        return flat(rules, ai, information, legal, budget, rng.fork("search"), deadline)
     return search(rules, ai, information, legal, budget, rng.fork("search"), deadline)

@@ -39,6 +39,12 @@ class Rng:
         """An independent generator for a named sub-task (a playout, an opponent's sample)."""
         return Rng(f"{self._seed}/{label}/{self.next64()}")
 
+    def copy(self) -> Rng:
+        """A generator at the same point of the same sequence (common random numbers)."""
+        twin = Rng(self._seed)
+        twin._x = self._x
+        return twin
+
     def next64(self) -> int:
         self._x = (self._x + 0x9E3779B97F4A7C15) & _MASK
         z = self._x

@@ -12,6 +12,9 @@ the playout policy, which for both seats is blind to the other's sealed choice. 
 at most ``width`` children, the first of the game's move ordering, widening progressively with
 its visits. The search stops after ``budget`` iterations or when ``deadline()`` says so; the
 deadline is the caller's (the engine reads no clock).
+
+``flat`` is the other player a game may choose (``GameAI.candidates``): a rollout player that
+plays a few candidate actions on to the opponent's answer on common random numbers.
 """
 
 from __future__ import annotations
@@ -154,6 +157,69 @@ def _iterate(rules: GameRules, ai: GameAI, root: Node, state: BaseModel, seat: s
 
 def _rollout(rules: GameRules, ai: GameAI, state: BaseModel, seat: str, rng: Rng) -> float:
     for _ in range(ai.playout_depth):
+        prompts = rules.pending_now(state)
+        if not prompts:
+            out = rules.outcome(state)
+            return terminal_value(out.winner if out else None, seat)
+        p = prompts[0] if len(prompts) == 1 else prompts[rng.below(len(prompts))]
+        legal = rules.legal_now(state, p.seat)
+        if not legal:
+            break
+        a = ai.playout(rules, state, p.seat, legal, rng)
+        state, _ = rules.replay_step(state, p.seat, a, RngDice(rng))
+    return ai.evaluate(rules, state, seat)
+
+
+def flat(
+    rules: GameRules,
+    ai: GameAI,
+    info: Information,
+    legal: list[Action],
+    budget: int,
+    rng: Rng,
+    deadline: Callable[[], bool] | None = None,
+) -> tuple[Action, dict[str, object]]:
+    """A rollout player: the first ``ai.candidates`` actions of the game's ordering, each followed
+    by the playout policy up to the game's ``horizon`` (the opponent's answer), ``budget`` playouts
+    in all, the candidates of one sample sharing its position and its random numbers (common random
+    numbers: the candidates are compared on the same dice, so a small difference shows). The
+    first candidate (the policy's action) is kept unless another's mean is higher by ``ai.margin``."""
+    seat = info.seat
+    fixed: BaseModel | None = None
+    if not has_hidden(rules, ai, info):
+        fixed = determinize(rules, ai, info, rng)
+    first = fixed if fixed is not None else determinize(rules, ai, info, rng.fork("x"))
+    cands = ai.order(rules, first, seat, legal, rng.fork("order"))[: ai.candidates]
+    samples = max(1, budget // max(len(cands), 1))
+    sums = [0.0] * len(cands)
+    done = 0
+    for m in range(samples):
+        if deadline is not None and deadline():
+            break
+        base = rng.fork(m)
+        state = fixed if fixed is not None else determinize(rules, ai, info, base.fork("det"))
+        values = []
+        for a in cands:
+            r = base.copy()
+            s, _ = rules.replay_step(state, seat, a, RngDice(r))
+            values.append(_horizon_rollout(rules, ai, state, s, seat, r))
+        for j, v in enumerate(values):
+            sums[j] += v
+        done += 1
+    means = [v / max(done, 1) for v in sums]
+    best = 0
+    for j in range(1, len(cands)):
+        if means[j] > means[best] and means[j] > means[0] + ai.margin:
+            best = j
+    stats = {"kind": "rollouts", "iterations": done * len(cands),
+             "children": {a.text(): (done, round(means[j], 3)) for j, a in enumerate(cands)}}
+    return cands[best], stats
+
+
+def _horizon_rollout(rules: GameRules, ai: GameAI, start: BaseModel, state: BaseModel, seat: str, rng: Rng) -> float:
+    for _ in range(ai.horizon_cap):
+        if ai.horizon(rules, start, state, seat):
+            break
         prompts = rules.pending_now(state)
         if not prompts:
             out = rules.outcome(state)

@@ -562,6 +562,12 @@ class ChitinAI(GameAI):
         live = sum(1 for c in s.counters.values() if c.where not in ("dead", "exited"))
         return self.node_cost * max(1.0, live / self.armed)
 
+    def horizon(self, rules: GameRules, start: BaseModel, state: BaseModel, seat: str) -> bool:
+        """A rollout stops when ``seat``'s next player-turn begins: after the rest of its own turn
+        and the opponent's whole turn, so the opponent's answer (its moves and attacks) is seen."""
+        s, s0 = cast(State, state), cast(State, start)
+        return s.step == "move" and s.active == seat and s.turn != s0.turn
+
     def evaluate(self, rules: GameRules, state: BaseModel, seat: str) -> float:
         s = cast(State, state)
         if s.step == "over":
@@ -597,6 +603,11 @@ class ChitinAI(GameAI):
             # that one, and the phase ends within one action a possible attack, plus the /done.
             return [first] + ([done] if done is not None and done is not first else [])
         rest = [a for a in legal if a is not first and a is not done]
+        if self.candidates and s.step == "move" and first is not done:
+            # the rollout player weighs a few candidates only: ending the movement phase for every
+            # counter at once is one of them only when the policy would (offered, it was taken
+            # where keeping back looked safer after the other side's turn, and 1 game of 20 was won)
+            done = None
         if s.step == "move" and first.verb in ("move", "charge", "fly"):
             who = first.args.get("stack", first.args.get("unit"))
             same = [a for a in rest if a.args.get("stack", a.args.get("unit")) == who]

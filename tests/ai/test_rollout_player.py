@@ -1,0 +1,126 @@
+"""The rollout player (`engine.ai.search.flat`; docs/ai.md, "The rollout player"): each candidate
+action followed by the playout policy until the opponent has answered, the candidates of one sample
+compared on the same dice, the policy's own action kept unless another does better."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from pydantic import BaseModel
+
+from bot.opponent import reason_of
+from engine.ai.base import GameAI
+from engine.ai.rng import Rng
+from engine.ai.search import flat
+from engine.ai.selfplay import Table
+from engine.core.protocol import Action, GameRules
+from engine.games.annihilator.ai import GAME_AI as ANNIHILATOR_AI
+from engine.games.annihilator.flow import TURN_ORDER
+from engine.games.annihilator.state import State as AnnihilatorState
+from engine.games.chitin.ai import GAME_AI as CHITIN_AI
+from engine.games.chitin.state import State as ChitinState
+from tests.ai.helpers import drive
+from tests.support.toygame import ToyState
+
+
+class _Guessers(GameAI):
+    """The toy game (tests/support/toygame.py) with A always guessing odd and B even, so each round
+    one of them scores and the die alone decides which; a rollout stops once the round is scored."""
+
+    candidates = 3
+
+    def playout(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action:
+        want = "odd" if seat == "A" else "even"
+        return next((a for a in legal if a.args.get("parity") == want), legal[0])
+
+    def order(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> list[Action]:
+        return list(legal)
+
+    def horizon(self, rules: GameRules, start: BaseModel, state: BaseModel, seat: str) -> bool:
+        return cast(ToyState, state).round > cast(ToyState, start).round and cast(ToyState, state).step == "take"
+
+    def evaluate(self, rules: GameRules, state: BaseModel, seat: str) -> float:
+        s = cast(ToyState, state)
+        return 0.5 + 0.1 * (s.score[seat] - s.score["B" if seat == "A" else "A"])
+
+
+def _taking(t: Table) -> bool:
+    return cast(ToyState, t.state).step == "take" and cast(ToyState, t.state).pile >= 6
+
+
+def test_the_rollout_player_compares_its_candidates_on_the_same_dice_and_keeps_the_first_when_they_tie() -> None:
+    # how many stones are taken changes nothing before the next round is scored, and that round is
+    # the die's alone: on common random numbers every candidate scores the same in every sample, so
+    # their means are equal and the first candidate (the policy's) is kept; on fresh dice for each
+    # candidate the means would differ and the best-looking one would be taken by chance
+    t = drive(Table("toy", "standard", {"pile": "9"}, dice_seed="flat"), _taking)
+    seat = cast(ToyState, t.state).taker
+    legal = t.rules.legal_now(t.state, seat)
+    for seed in range(6):
+        best, stats = flat(t.rules, _Guessers(), t.information(seat), legal, 30, Rng(f"flat-{seed}"))
+        children = cast(dict[str, tuple[int, float]], stats["children"])
+        means = {v for _, v in children.values()}
+        assert len(children) == 3 and stats["iterations"] == 30
+        assert len(means) == 1, children
+        assert best.key() == legal[0].key()
+
+
+def _chitin_move(seat: str, turn_after: int) -> object:
+    def at(t: Table) -> bool:
+        s = cast(ChitinState, t.state)
+        return s.step == "move" and s.active == seat and s.turn > turn_after
+    return at
+
+
+def test_a_chitin_rollout_runs_until_the_seat_s_next_player_turn_begins_after_the_opponent_s_whole_turn() -> None:
+    t = drive(Table("chitin", "learning", dice_seed="horizon"), lambda t: cast(ChitinState, t.state).step == "move")
+    start = cast(ChitinState, t.state)
+    seat = start.active
+    rules = t.rules
+    seen_other = False
+    for _ in range(400):
+        s = cast(ChitinState, t.state)
+        if CHITIN_AI.horizon(rules, start, s, seat):
+            break
+        seen_other = seen_other or (s.active != seat and s.step in ("move", "attack"))
+        prompts = rules.pending_now(s)
+        t.play(prompts[0].seat, CHITIN_AI.playout(rules, s, prompts[0].seat, rules.legal_now(s, prompts[0].seat),
+                                                   Rng("h")))
+    s = cast(ChitinState, t.state)
+    # 5.0's sequence of play: the rest of the seat's player-turn, then the opponent's movement and
+    # attacks (its answer), and the rollout stops as the seat's next movement phase begins
+    assert seen_other
+    assert s.active == seat and s.step == "move" and s.turn > start.turn
+    assert not CHITIN_AI.horizon(rules, start, start, seat)
+
+
+def test_an_annihilator_rollout_runs_one_game_turn_through_the_other_side_s_movement_and_combat() -> None:
+    t = drive(Table("annihilator", "standard", dice_seed="horizon"),
+              lambda t: cast(AnnihilatorState, t.state).step == "h_move" and cast(AnnihilatorState, t.state).turn >= 1)
+    start = cast(AnnihilatorState, t.state)
+    rules = t.rules
+    steps: list[str] = []
+    for _ in range(400):
+        s = cast(AnnihilatorState, t.state)
+        if ANNIHILATOR_AI.horizon(rules, start, s, "Marines") or s.step == "over":
+            break
+        steps.append(s.step)
+        prompts = rules.pending_now(s)
+        t.play(prompts[0].seat, ANNIHILATOR_AI.playout(rules, s, prompts[0].seat,
+                                                        rules.legal_now(s, prompts[0].seat), Rng("h")))
+    s = cast(AnnihilatorState, t.state)
+    # 3.0's turn sequence: the Marines' own steps, then the Annihilator's movement and close
+    # combat (its answer); the rollout stops at the next turn's first decision from the human
+    # movement on (a step with nothing to decide is passed over)
+    assert "a_move" in steps and "a_combat" in steps
+    assert s.step == "over" or (s.turn == start.turn + 1 and s.step in TURN_ORDER)
+    assert not ANNIHILATOR_AI.horizon(rules, start, start, "Marines")
+
+
+def test_a_hint_from_the_rollout_player_says_what_it_compared() -> None:
+    t = drive(Table("toy", "standard", {"pile": "9"}, dice_seed="flat"), _taking)
+    seat = cast(ToyState, t.state).taker
+    best, stats = flat(t.rules, _Guessers(), t.information(seat), t.rules.legal_now(t.state, seat), 30, Rng("hint"))
+    reason = reason_of(best, stats)
+    assert reason.startswith("it did best of 3 orders, each played on over the same 10 sampled continuations")
+    assert reason.endswith("%)")
