@@ -189,8 +189,10 @@ def flat(
     if not has_hidden(rules, ai, info):
         fixed = determinize(rules, ai, info, rng)
     first = fixed if fixed is not None else determinize(rules, ai, info, rng.fork("x"))
-    cands = ai.order(rules, first, seat, legal, rng.fork("order"))[: ai.candidates]
-    samples = max(1, budget // max(len(cands), 1))
+    allowed = {key_of(a) for a in legal}
+    cands = [a for a in ai.order(rules, first, seat, legal, rng.fork("order")) if key_of(a) in allowed]
+    cands = cands[: ai.candidates] or legal[:1]
+    samples = max(1, budget // len(cands))
     sums = [0.0] * len(cands)
     done = 0
     for m in range(samples):
@@ -198,6 +200,8 @@ def flat(
             break
         base = rng.fork(m)
         state = fixed if fixed is not None else determinize(rules, ai, info, base.fork("det"))
+        if fixed is None and not {key_of(a) for a in cands} <= {key_of(a) for a in rules.legal_now(state, seat)}:
+            continue  # a sample in which the seat could not give every candidate: not a fair comparison
         values = []
         for a in cands:
             r = base.copy()

@@ -124,3 +124,20 @@ def test_a_hint_from_the_rollout_player_says_what_it_compared() -> None:
     reason = reason_of(best, stats)
     assert reason.startswith("it did best of 3 orders, each played on over the same 10 sampled continuations")
     assert reason.endswith("%)")
+
+
+class _Reckless(_Guessers):
+    """An ordering that offers an order the rules do not allow (more stones than 3) first."""
+
+    def order(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> list[Action]:
+        return [Action(verb="take", args={"n": "9"}), *legal]
+
+
+def test_the_rollout_player_weighs_only_actions_the_seat_may_take_now() -> None:
+    t = drive(Table("toy", "standard", {"pile": "9"}, dice_seed="flat"), _taking)
+    seat = cast(ToyState, t.state).taker
+    legal = t.rules.legal_now(t.state, seat)
+    best, stats = flat(t.rules, _Reckless(), t.information(seat), legal, 30, Rng("legal"))
+    children = cast(dict[str, tuple[int, float]], stats["children"])
+    assert sorted(children) == sorted(a.text() for a in legal)
+    assert best in legal
