@@ -65,13 +65,6 @@ def test_the_rollout_player_compares_its_candidates_on_the_same_dice_and_keeps_t
         assert best.key() == legal[0].key()
 
 
-def _chitin_move(seat: str, turn_after: int) -> object:
-    def at(t: Table) -> bool:
-        s = cast(ChitinState, t.state)
-        return s.step == "move" and s.active == seat and s.turn > turn_after
-    return at
-
-
 def test_a_chitin_rollout_runs_until_the_seat_s_next_player_turn_begins_after_the_opponent_s_whole_turn() -> None:
     t = drive(Table("chitin", "learning", dice_seed="horizon"), lambda t: cast(ChitinState, t.state).step == "move")
     start = cast(ChitinState, t.state)
@@ -87,7 +80,7 @@ def test_a_chitin_rollout_runs_until_the_seat_s_next_player_turn_begins_after_th
         t.play(prompts[0].seat, CHITIN_AI.playout(rules, s, prompts[0].seat, rules.legal_now(s, prompts[0].seat),
                                                    Rng("h")))
     s = cast(ChitinState, t.state)
-    # 5.0's sequence of play: the rest of the seat's player-turn, then the opponent's movement and
+    # 5.00's sequence of play: the rest of the seat's player-turn, then the opponent's movement and
     # attacks (its answer), and the rollout stops as the seat's next movement phase begins
     assert seen_other
     assert s.active == seat and s.step == "move" and s.turn > start.turn
