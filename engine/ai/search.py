@@ -155,8 +155,13 @@ def _iterate(rules: GameRules, ai: GameAI, root: Node, state: BaseModel, seat: s
         n.value += value if n.actor == seat else 1.0 - value
 
 
-def _rollout(rules: GameRules, ai: GameAI, state: BaseModel, seat: str, rng: Rng) -> float:
-    for _ in range(ai.playout_depth):
+def _rollout(rules: GameRules, ai: GameAI, state: BaseModel, seat: str, rng: Rng,
+             steps: int | None = None, stop: Callable[[BaseModel], bool] | None = None) -> float:
+    """The playout policy for both seats, ``steps`` actions at most (the game's ``playout_depth``)
+    or until ``stop`` says so, then the evaluation for ``seat`` (the outcome at the game's end)."""
+    for _ in range(ai.playout_depth if steps is None else steps):
+        if stop is not None and stop(state):
+            break
         prompts = rules.pending_now(state)
         if not prompts:
             out = rules.outcome(state)
@@ -202,11 +207,14 @@ def flat(
         state = fixed if fixed is not None else determinize(rules, ai, info, base.fork("det"))
         if fixed is None and not {key_of(a) for a in cands} <= {key_of(a) for a in rules.legal_now(state, seat)}:
             continue  # a sample in which the seat could not give every candidate: not a fair comparison
+        def answered(x: BaseModel, start: BaseModel = state) -> bool:
+            return ai.horizon(rules, start, x, seat)
+
         values = []
         for a in cands:
             r = base.copy()
             s, _ = rules.replay_step(state, seat, a, RngDice(r))
-            values.append(_horizon_rollout(rules, ai, state, s, seat, r))
+            values.append(_rollout(rules, ai, s, seat, r, ai.horizon_cap, answered))
         for j, v in enumerate(values):
             sums[j] += v
         done += 1
@@ -218,20 +226,3 @@ def flat(
     stats = {"kind": "rollouts", "iterations": done * len(cands),
              "children": {a.text(): (done, round(means[j], 3)) for j, a in enumerate(cands)}}
     return cands[best], stats
-
-
-def _horizon_rollout(rules: GameRules, ai: GameAI, start: BaseModel, state: BaseModel, seat: str, rng: Rng) -> float:
-    for _ in range(ai.horizon_cap):
-        if ai.horizon(rules, start, state, seat):
-            break
-        prompts = rules.pending_now(state)
-        if not prompts:
-            out = rules.outcome(state)
-            return terminal_value(out.winner if out else None, seat)
-        p = prompts[0] if len(prompts) == 1 else prompts[rng.below(len(prompts))]
-        legal = rules.legal_now(state, p.seat)
-        if not legal:
-            break
-        a = ai.playout(rules, state, p.seat, legal, rng)
-        state, _ = rules.replay_step(state, p.seat, a, RngDice(rng))
-    return ai.evaluate(rules, state, seat)
