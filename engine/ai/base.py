@@ -39,8 +39,6 @@ class GameAI:
 
     candidates = 0
     """Above 0: the player is a rollout player (``search.flat``) over this many candidates, not the tree."""
-    margin = 0.0
-    """How much better (in value) another candidate must do than the first to be chosen instead."""
     horizon_cap = 120
     """The most actions a rollout of the rollout player plays."""
 

@@ -188,7 +188,7 @@ def flat(
     by the playout policy up to the game's ``horizon`` (the opponent's answer), ``budget`` playouts
     in all, the candidates of one sample sharing its position and its random numbers (common random
     numbers: the candidates are compared on the same dice, so a small difference shows). The
-    first candidate (the policy's action) is kept unless another's mean is higher by ``ai.margin``."""
+    first candidate (the policy's action) is kept unless another's mean is higher."""
     seat = info.seat
     fixed: BaseModel | None = None
     if not has_hidden(rules, ai, info):
@@ -197,6 +197,7 @@ def flat(
     allowed = {key_of(a) for a in legal}
     cands = [a for a in ai.order(rules, first, seat, legal, rng.fork("order")) if key_of(a) in allowed]
     cands = cands[: ai.candidates] or legal[:1]
+    cand_keys = {key_of(a) for a in cands}
     samples = max(1, budget // len(cands))
     sums = [0.0] * len(cands)
     done = 0
@@ -205,23 +206,20 @@ def flat(
             break
         base = rng.fork(m)
         state = fixed if fixed is not None else determinize(rules, ai, info, base.fork("det"))
-        if fixed is None and not {key_of(a) for a in cands} <= {key_of(a) for a in rules.legal_now(state, seat)}:
+        if fixed is None and not cand_keys <= {key_of(a) for a in rules.legal_now(state, seat)}:
             continue  # a sample in which the seat could not give every candidate: not a fair comparison
         def answered(x: BaseModel, start: BaseModel = state) -> bool:
             return ai.horizon(rules, start, x, seat)
 
-        values = []
-        for a in cands:
+        for j, a in enumerate(cands):
             r = base.copy()
             s, _ = rules.replay_step(state, seat, a, RngDice(r))
-            values.append(_rollout(rules, ai, s, seat, r, ai.horizon_cap, answered))
-        for j, v in enumerate(values):
-            sums[j] += v
+            sums[j] += _rollout(rules, ai, s, seat, r, ai.horizon_cap, answered)
         done += 1
     means = [v / max(done, 1) for v in sums]
     best = 0
     for j in range(1, len(cands)):
-        if means[j] > means[best] and means[j] > means[0] + ai.margin:
+        if means[j] > means[best]:
             best = j
     stats = {"kind": "rollouts", "iterations": done * len(cands),
              "children": {a.text(): (done, round(means[j], 3)) for j, a in enumerate(cands)}}

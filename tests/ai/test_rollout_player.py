@@ -65,7 +65,7 @@ def test_the_rollout_player_compares_its_candidates_on_the_same_dice_and_keeps_t
         assert best.key() == legal[0].key()
 
 
-def test_a_chitin_rollout_runs_until_the_seat_s_next_player_turn_begins_after_the_opponent_s_whole_turn() -> None:
+def test_5_00_a_chitin_rollout_runs_until_the_seat_s_next_player_turn_begins_after_the_opponent_s_whole_turn() -> None:
     t = drive(Table("chitin", "learning", dice_seed="horizon"), lambda t: cast(ChitinState, t.state).step == "move")
     start = cast(ChitinState, t.state)
     seat = start.active
@@ -87,7 +87,7 @@ def test_a_chitin_rollout_runs_until_the_seat_s_next_player_turn_begins_after_th
     assert not CHITIN_AI.horizon(rules, start, start, seat)
 
 
-def test_an_annihilator_rollout_runs_one_game_turn_through_the_other_side_s_movement_and_combat() -> None:
+def test_3_0_an_annihilator_rollout_runs_one_game_turn_through_the_other_side_s_movement_and_combat() -> None:
     t = drive(Table("annihilator", "standard", dice_seed="horizon"),
               lambda t: cast(AnnihilatorState, t.state).step == "h_move" and cast(AnnihilatorState, t.state).turn >= 1)
     start = cast(AnnihilatorState, t.state)

@@ -603,11 +603,6 @@ class ChitinAI(GameAI):
             # that one, and the phase ends within one action a possible attack, plus the /done.
             return [first] + ([done] if done is not None and done is not first else [])
         rest = [a for a in legal if a is not first and a is not done]
-        if self.candidates and s.step == "move" and first is not done:
-            # the rollout player weighs a few candidates only: ending the movement phase for every
-            # counter at once is one of them only when the policy would (offered, it was taken
-            # where keeping back looked safer after the other side's turn, and 1 game of 20 was won)
-            done = None
         if s.step == "move" and first.verb in ("move", "charge", "fly"):
             who = first.args.get("stack", first.args.get("unit"))
             same = [a for a in rest if a.args.get("stack", a.args.get("unit")) == who]
