@@ -56,7 +56,7 @@ ARMIES: dict[str, list[str]] = {
 }
 
 CENTRE = "0811"
-# The attack plan chosen for an attack phase, by turn, seat and where the counters stand.
+# The attack plan chosen for an attack phase, by turn, seat and the counters as they stand.
 _PLANS: dict[tuple[object, ...], list[Pair]] = {}
 
 
@@ -410,7 +410,10 @@ def _best_plan(state: State, idx: Index, seat: str, pairs: list[Pair]) -> list[P
 
 def _attack(state: State, seat: str, legal: list[Action]) -> Action:
     idx = Index(state)
-    key = (state.turn, seat, tuple(sorted((c.id, c.where, c.hex, c.units, c.facing) for c in state.counters.values())))
+    # everything the plan depends on: where each counter stands and faces, its units, whether it is
+    # disrupted (7.064c) or charging (8.022), an air unit's entry (8.014)
+    key = (state.turn, seat, tuple(sorted(
+        (c.id, c.where, c.hex, c.units, c.facing, c.disrupted, c.charging, c.entered) for c in state.counters.values())))
     target = _PLANS.get(key)
     if target is None:
         # every attack the phase allows (7.03), whatever is declared so far: an air unit in the plan
