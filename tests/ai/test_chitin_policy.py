@@ -4,8 +4,12 @@ greedy opponent of the series): what it remembers between decisions and how it p
 from __future__ import annotations
 
 from engine.ai.selfplay import Table
+from engine.core.hexes import distance
 from engine.games.chitin import ai as chitin_ai
+from engine.games.chitin.board import Index, geo
+from engine.games.chitin.combat import stack_parts
 from engine.games.chitin.state import State
+from tests.chitin.positions import RULES, begin, nb, position, put
 
 
 def _attack_position(seed: str, actions: int) -> tuple[Table, str]:
@@ -34,3 +38,72 @@ def test_7_064_a_disrupted_defender_changes_the_attack_plan_even_where_a_plan_is
     chitin_ai.policy(s, seat, t.rules.legal_now(s, seat))
     after = chitin_ai.policy(other, seat, t.rules.legal_now(other, seat))
     assert after == fresh
+
+
+# -- the patient player (engine/games/chitin/ai.py, ``tactics``) --------------------------------
+
+
+def _red_to_move(first: str = "Blue") -> State:
+    """An empty Learning board, Red (north end) to move, ``first`` having moved first (3.02)."""
+    s = position(active="Red")
+    s.first = first
+    return s
+
+
+def test_7_041_7_042_attack_strength_is_what_the_rules_count_from_that_hex() -> None:
+    """``attack_strength`` (a stack's part in an attack from a hex it may only be moving to) gives
+    what the rules' own odds count once it stands there: its strength, +1 a unit from the rear
+    (7.041), +1 a warrior unit of the class it is best against (7.042)."""
+    s = _red_to_move()
+    put(s, "B1", "TR3", "0811", face="N")  # Hackers, facing north
+    rear, front = nb("0811", "S"), nb("0811", "N")
+    put(s, "R1", "GT3", rear)  # Smashers, best against Hackers, behind them
+    put(s, "R2", "PX3", front)  # Thrusters, in front of them
+    idx = Index(s)
+    g = geo()
+    for hx, want in ((rear, 12 + 3 + 3), (front, 9)):
+        base, add_rear, add_class, _ = stack_parts(s, idx, "Red", hx, ["0811"])
+        got = chitin_ai.attack_strength(idx, "Red", idx.stack(g.hex_of[hx], "Red"), g.hex_of[hx], g.hex_of["0811"])
+        assert got == base + add_rear + add_class == want
+
+
+def test_7_03_warriors_go_at_a_stack_together_only_when_together_they_reach_the_odds() -> None:
+    """Gantua 12 and Phlanx 9 within reach of a Low Render 6-3: together 21 against 6, above
+    ``GANG`` times its defence, so both are sent next to it (7.03: both may attack it); against a
+    Gantua 12-6 (Thrusters +3 against Smashers, 7.042: 24 against 12) they are not."""
+    for target, sent in (("LR3", True), ("GT3", False)):
+        s = _red_to_move()
+        put(s, "B1", target, "0811", face="N")
+        put(s, "R1", "GT3", "0808", face="S")
+        put(s, "R2", "PX3", "0909", face="S")
+        s = begin(s)
+        idx = Index(s)
+        plan = chitin_ai.gang_up(s, "Red", RULES.legal_actions(s, "Red"), idx)
+        if sent:
+            assert set(plan) == {"R1", "R2"}
+            assert all(distance(geo().hex_of[to], geo().hex_of["0811"]) == 1 for to in plan.values())
+            assert len(set(plan.values())) == 2
+        else:
+            assert plan == {}
+
+
+def test_7_02_the_second_mover_does_not_step_in_front_of_a_stack_it_would_attack_at_poor_odds() -> None:
+    """A lone Low Render 6-3 near a Gantua 12-6: the policy closes on it (and must then attack it,
+    7.02, at 1 to 2); the patient player, which moved second (3.02), keeps out of contact. Having
+    moved first it plays the policy's move."""
+    def start(first: str) -> State:
+        s = _red_to_move(first)
+        put(s, "B1", "GT3", "0811", face="N")
+        put(s, "R1", "LR3", "0807", face="S")
+        return begin(s)
+
+    s = start("Blue")
+    legal = RULES.legal_actions(s, "Red")
+    rushed = chitin_ai.policy(s, "Red", legal)
+    waited = chitin_ai.tactics(s, "Red", legal)
+    target = geo().hex_of["0811"]
+    assert rushed.verb == "move" and distance(geo().hex_of[str(rushed.args["to"])], target) == 1
+    assert waited.verb != "move" or distance(geo().hex_of[str(waited.args["to"])], target) > 1
+    s = start("Red")
+    legal = RULES.legal_actions(s, "Red")
+    assert chitin_ai.tactics(s, "Red", legal) == chitin_ai.policy(s, "Red", legal)

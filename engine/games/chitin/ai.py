@@ -1,7 +1,7 @@
 """Chitin: I for the bot opponent: evaluation, move ordering, playout policy, army selection.
 
-The playout policy (the ``easy`` level) is the purposeful greedy player that wrote the test
-scripts, moved here from tests/support/chitin_policy.py:
+The policy (``policy``) is the purposeful greedy player that wrote the test scripts, moved here
+from tests/support/chitin_policy.py, and the greedy opponent of the strength series:
 
 - force selection: an army within the scenario's points (3.03), then /ready;
 - first move: the high roller takes the first move, the other player the north end;
@@ -17,9 +17,15 @@ scripts, moved here from tests/support/chitin_policy.py:
 - combat results: losses fall on the weakest unit (a chit carrier last), enemy stacks retreat
   away from their own end, winners advance to face an enemy when they can.
 
+The bot's own moves (``tactics``) are the policy's, except when it moved second (3.02) or plays an
+advanced scenario: then the patient player waits out of contact unless it is much the stronger,
+and moves several warriors at once against one enemy stack when together they have the odds
+(``gang_up``). The bot's playouts and the first action of its ordering are ``tactics``; the greedy
+opponent of the series stays the policy.
+
 Evaluation (for a seat): Harvest Chits carried off (the victory condition, 4.01-4.04; in the
 advanced scenarios their point values, 4.02), chits carried and how far their carriers still have
-to go, combat strength left on each side, and Workers left. Move ordering: the policy's action
+to go, combat strength left on each side, and Workers left. Move ordering: the bot's own action
 first, then the other moves of the same counter by the evaluation of the position after each; in
 the attack phase only the policy's next declaration towards its plan, or /done (7.03: declaring
 and cancelling could otherwise go on without end).
@@ -43,8 +49,21 @@ from engine.ai.rng import Rng, RngDice
 from engine.core.hexes import Hex, direction, distance
 from engine.core.protocol import Action, GameRules
 from engine.games.chitin import flow
-from engine.games.chitin.board import DIRS, Index, T, geo, in_front, is_combat, role, strength
+from engine.games.chitin.board import (
+    DIRS,
+    Index,
+    T,
+    defence,
+    geo,
+    in_front,
+    in_rear,
+    is_combat,
+    role,
+    strength,
+)
 from engine.games.chitin.combat import attack_choices, battle_odds, battles, enemies_in_front, unmet
+from engine.games.chitin.data import counters as counter_data
+from engine.games.chitin.data import unit_type
 from engine.games.chitin.state import Counter, Pair, State
 
 # Armies for the scenarios where players choose (rule 3.03); each spends exactly the scenario's points.
@@ -202,7 +221,10 @@ def _claims(state: State, idx: Index, seat: str) -> dict[str, str]:
     return out
 
 
-def _move(state: State, seat: str, legal: list[Action]) -> Action:
+def _move(state: State, seat: str, legal: list[Action], standoff: float = 0.0) -> Action:
+    """The policy's next move. With ``standoff``, a warrior does not end its move next to an enemy
+    stack unless its own strength is at least ``standoff`` times that stack's defence (the patient
+    player's waiting, ``tactics``)."""
     g = geo()
     idx = Index(state)
     overruns = [a for a in legal if a.verb == "overrun"]
@@ -250,7 +272,13 @@ def _move(state: State, seat: str, legal: list[Action]) -> Action:
 
     # the hex distance from a destination to the nearest enemy stack (the centre when there is
     # none), asked for every move of every fighter: worked out once a destination
-    target_hexes = enemies or [g.hex_of[CENTRE]]
+    if standoff and state.turn > LATE:
+        # a long game: the patient player's warriors go for enemy fighters and chit carriers, not
+        # for the Workers entering by the enemy's end, which are replaced as fast (6.083)
+        worthy = [h for h in enemies if any(is_combat(x) or x.chit for x in idx.ground[h])]
+        target_hexes = worthy or enemies or [g.hex_of[CENTRE]]
+    else:
+        target_hexes = enemies or [g.hex_of[CENTRE]]
     nearest: dict[Hex, int] = {}
 
     def to_enemy(here: Hex) -> int:
@@ -300,6 +328,9 @@ def _move(state: State, seat: str, legal: list[Action]) -> Action:
         if not enemies:
             d = max(d, 2)
         bonus = -0.5 if verb == "charge" else 0.0
+        if standoff and d == 1 and strength(c) < standoff * min(
+                sum(defence(x) for x in idx.ground[e]) for e in enemies if distance(here, e) == 1):
+            bonus += 5.0  # 7.02: next to it, it must attack it, and at poor odds
         return d + (3 if to in chit_hexes else 0) + bonus
 
     # Chit carriers first, then the fighters, then the Basics, then the Workers going for chits.
@@ -472,6 +503,167 @@ def _combat(state: State, seat: str, legal: list[Action]) -> Action:
     return legal[0]
 
 
+# -- the patient player: the bot's tactics when it moves second ---------------------------------
+
+# In the Learning and Basic scenarios the policy racing for the centre wins nearly every game it
+# moves first and loses nearly every game it moves second: the first mover's warriors reach the
+# chits a player-turn earlier, and the second mover walks into them and must attack what stands
+# in front of it (7.02) at whatever odds it gets. The patient player (``tactics``) waits instead
+# (``WAIT``), and moves several warriors at once against one enemy stack (``gang_up``, ``GANG``),
+# facing them at it. The figures were chosen by series against the policy (docs/ai.md, "The
+# patient player").
+
+WAIT = 1.5
+"""A warrior ends its move next to an enemy stack only with at least this times its defence."""
+GANG = 2.25
+"""Warriors go at an enemy stack together when their strength with the adds for the rear (7.041)
+and for class (7.042) reaches this times its defence."""
+LATE = 40
+"""The player-turn after which it no longer chases lone Workers (``_move``): when each side has a
+warrior left at the other's end killing every Worker that enters there, no chit is ever fetched."""
+CARRIER = 4.0
+"""What an enemy chit carrier is worth as a target, over its strength."""
+
+
+def attack_strength(idx: Index, seat: str, stack: list[Counter], at: Hex, target: Hex) -> int:
+    """What ``stack`` would add standing in ``at`` to an attack on ``target`` alone: its strength
+    (7.01), one a unit from the rear (7.041), one a warrior unit of the class it is best against
+    (7.042). A charge (8.02) is not counted."""
+    units = [c for c in stack if is_combat(c)]
+    enemy = [c for c in idx.ground.get(target, []) if c.side != seat]
+    total = sum(strength(c) for c in units)
+    if units and enemy and in_rear(target, enemy[0].facing, at):
+        total += sum(c.units for c in units)
+    warriors = [c for c in units if role(c) == "warrior"]
+    theirs = [c for c in enemy if role(c) == "warrior"]
+    if warriors and theirs:
+        best = counter_data().class_adds.get(unit_type(warriors[0].type).cls)
+        if all(unit_type(c.type).cls == best for c in theirs):
+            total += sum(c.units for c in warriors)
+    return total
+
+
+def gang_up(state: State, seat: str, legal: list[Action], idx: Index) -> dict[str, str]:
+    """Where ``seat``'s warriors should stand to attack enemy stacks together, as counter id ->
+    printed hex (its own hex when it is already in place): each enemy stack in turn that enough of
+    them can reach (``GANG``), the most worth a warrior used first, each warrior and hex used once."""
+    g = geo()
+    reach: dict[str, set[str]] = {}
+    for a in legal:
+        if a.verb in ("move", "charge") and "+" not in str(a.args["stack"]):
+            reach.setdefault(str(a.args["stack"]), set()).add(str(a.args["to"]))
+    stacks: dict[str, list[Counter]] = {}
+    for c in state.mine(seat):
+        if c.where == "map" and role(c) == "warrior":
+            stacks.setdefault(c.hex, []).append(c)
+    # each of seat's warrior stacks: the hexes it may stand in (its own, and where it may move)
+    free: dict[str, tuple[list[Counter], list[str]]] = {}
+    for hx, cs in sorted(stacks.items()):
+        more = reach.get(cs[0].id, set()) if len(cs) == 1 else set()
+        free[hx] = (cs, sorted(more | {hx}))
+    enemies = {h: st for h, st in sorted(idx.ground.items()) if st[0].side != seat}
+    occupied = {T(h) for h in idx.ground}
+    taken: set[str] = set()
+    plan: dict[str, str] = {}
+    while True:
+        best: tuple[float, Hex, list[tuple[str, str]]] | None = None
+        for e, est in enemies.items():
+            if state.turn > LATE and not any(is_combat(x) or x.chit for x in est):
+                continue
+            need = GANG * sum(defence(x) for x in est)
+            around = {T(n) for n in g.nbrs[e]}
+            # each stack's hexes next to the target, its best first; the strongest stacks choose first
+            offers = []
+            for hx, (cs, spots) in free.items():
+                mine = sorted(
+                    ((attack_strength(idx, seat, cs, g.hex_of[to], e), to) for to in spots
+                     if to in around and (to == hx or (to not in occupied and to not in taken))),
+                    key=lambda o: (-o[0], o[1]))
+                if mine:
+                    offers.append((hx, mine))
+            offers.sort(key=lambda o: (-o[1][0][0], o[0]))
+            total, chosen, spots_used = 0, [], set()
+            for hx, mine in offers:
+                pick = next(((v, to) for v, to in mine if to not in spots_used), None)
+                if pick is not None:
+                    chosen.append((hx, pick[1]))
+                    spots_used.add(pick[1])
+                    total += pick[0]
+                    if total >= need:
+                        break
+            if chosen and total >= need:
+                worth = sum(strength(x) if is_combat(x) else 1 for x in est) + CARRIER * sum(1 for x in est if x.chit)
+                value = worth / len(chosen)
+                if best is None or value > best[0]:
+                    best = (value, e, chosen)
+        if best is None:
+            return plan
+        _, e, chosen = best
+        for hx, to in chosen:
+            for c in free[hx][0]:
+                plan[c.id] = to
+            taken.add(to)
+            del free[hx]
+        del enemies[e]
+
+
+def _patient_move(state: State, seat: str, legal: list[Action]) -> Action:
+    if any(a.verb == "overrun" for a in legal):
+        return _move(state, seat, legal)
+    idx = Index(state)
+    plan = gang_up(state, seat, legal, idx)
+    for cid, to in plan.items():
+        if state.counters[cid].hex != to:
+            for a in legal:
+                if a.verb in ("move", "charge") and str(a.args["stack"]) == cid and str(a.args["to"]) == to:
+                    return a
+    # the warriors already in place stay there, facing as they are: neither their /move (named by
+    # counter) nor their /face (named by hex) is considered
+    stay = {cid for cid, to in plan.items() if state.counters[cid].hex == to}
+    stay |= {state.counters[cid].hex for cid in stay}
+    rest = [a for a in legal if not (a.verb in ("move", "charge", "face") and str(a.args.get("stack")) in stay)]
+    return _move(state, seat, rest or legal, standoff=WAIT)
+
+
+def _patient_face(state: State, seat: str, legal: list[Action]) -> Action:
+    """A warrior stack next to enemies faces the one its neighbours can attack at the best odds
+    (the others in front as few as may be: 7.02 obliges it to attack all of them)."""
+    g = geo()
+    idx = Index(state)
+    h = g.hex_of[state.face_hex]
+    near = [n for n in g.nbrs[h] if idx.side_at(n) not in (None, seat)]
+    if not near or not any(role(c) == "warrior" for c in idx.stack(h, seat)):
+        return _face(state, seat, legal)
+
+    def odds(e: Hex) -> tuple[float, int, str]:
+        dfn = max(1, sum(defence(x) for x in idx.ground[e]))
+        total = sum(attack_strength(idx, seat, idx.stack(n, seat), n, e) for n in g.nbrs[e] if idx.side_at(n) == seat)
+        return total / dfn, -dfn, T(e)
+
+    target = max(near, key=odds)
+    facing = [a for a in legal if in_front(h, DIRS.index(str(a.args["dir"])), target)]
+    if not facing:
+        return _face(state, seat, legal)
+
+    def others(a: Action) -> tuple[int, str]:
+        d = DIRS.index(str(a.args["dir"]))
+        return sum(1 for n in near if n != target and in_front(h, d, n)), str(a.args["dir"])
+
+    return min(facing, key=others)
+
+
+def tactics(state: State, seat: str, legal: list[Action]) -> Action:
+    """The bot's own play: the patient player's moves and facings when it moved second (3.02) or
+    in the advanced scenarios (8.00), where the policy's race for the centre does not pay even to
+    the first mover; the policy's otherwise."""
+    if state.first and (state.first != seat or state.advanced):
+        if state.step == "move":
+            return _patient_move(state, seat, legal)
+        if state.step == "face":
+            return _patient_face(state, seat, legal)
+    return policy(state, seat, legal)
+
+
 # -- the bot opponent's side -------------------------------------------------------------------
 
 _SIZE3 = ("GT3", "PX3", "TR3", "LR3")
@@ -585,7 +777,7 @@ class ChitinAI(GameAI):
             return _army_pick(s, seat, legal, rng)
         if s.step in ("move", "face") and rng.random() < 0.03:
             return rng.choice(legal)
-        return policy(s, seat, legal)
+        return tactics(s, seat, legal)
 
     def secret(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
         s = cast(State, state)
@@ -595,7 +787,7 @@ class ChitinAI(GameAI):
 
     def order(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> list[Action]:
         s = cast(State, state)
-        first = policy(s, seat, legal)
+        first = tactics(s, seat, legal)
         done = first_of(legal, "done")
         if s.step == "attack":
             # 7.03: an attack may be declared and cancelled again without end, and the evaluation
