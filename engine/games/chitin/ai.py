@@ -56,14 +56,11 @@ from engine.games.chitin.board import (
     defence,
     geo,
     in_front,
-    in_rear,
     is_combat,
     role,
     strength,
 )
-from engine.games.chitin.combat import attack_choices, battle_odds, battles, enemies_in_front, unmet
-from engine.games.chitin.data import counters as counter_data
-from engine.games.chitin.data import unit_type
+from engine.games.chitin.combat import adds, attack_choices, battle_odds, battles, enemies_in_front, unmet
 from engine.games.chitin.state import Counter, Pair, State
 
 # Armies for the scenarios where players choose (rule 3.03); each spends exactly the scenario's points.
@@ -503,7 +500,7 @@ def _combat(state: State, seat: str, legal: list[Action]) -> Action:
     return legal[0]
 
 
-# -- the patient player: the bot's tactics when it moves second ---------------------------------
+# -- the patient player: the bot's tactics moving second, and in the advanced scenarios ---------
 
 # In the Learning and Basic scenarios the policy racing for the centre wins nearly every game it
 # moves first and loses nearly every game it moves second: the first mover's warriors reach the
@@ -531,16 +528,8 @@ def attack_strength(idx: Index, seat: str, stack: list[Counter], at: Hex, target
     (7.042). A charge (8.02) is not counted."""
     units = [c for c in stack if is_combat(c)]
     enemy = [c for c in idx.ground.get(target, []) if c.side != seat]
-    total = sum(strength(c) for c in units)
-    if units and enemy and in_rear(target, enemy[0].facing, at):
-        total += sum(c.units for c in units)
-    warriors = [c for c in units if role(c) == "warrior"]
-    theirs = [c for c in enemy if role(c) == "warrior"]
-    if warriors and theirs:
-        best = counter_data().class_adds.get(unit_type(warriors[0].type).cls)
-        if all(unit_type(c.type).cls == best for c in theirs):
-            total += sum(c.units for c in warriors)
-    return total
+    rear, cls = adds(units, at, [(target, enemy)] if enemy else [])
+    return sum(strength(c) for c in units) + rear + cls
 
 
 def gang_up(state: State, seat: str, legal: list[Action], idx: Index) -> dict[str, str]:
@@ -608,6 +597,8 @@ def gang_up(state: State, seat: str, legal: list[Action], idx: Index) -> dict[st
 
 
 def _patient_move(state: State, seat: str, legal: list[Action]) -> Action:
+    """An overrun when there is one (7.07), else the next warrior of ``gang_up``'s plan still to
+    move, else the policy's move for the others, waiting (``WAIT``)."""
     if any(a.verb == "overrun" for a in legal):
         return _move(state, seat, legal)
     idx = Index(state)

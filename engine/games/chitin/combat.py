@@ -127,18 +127,28 @@ def stack_parts(state: State, idx: Index, seat: str, key: str, targets: list[str
     ground_targets = [g.hex_of[t] for t in targets if not t.startswith("air@")]
     enemy = [[c for c in idx.ground.get(t, []) if c.side != seat] for t in ground_targets]
     enemy = [e for e in enemy if e]
-    rear = cls = 0
-    if enemy and all(in_rear(t, e[0].facing, here) for t, e in zip(ground_targets, enemy)):
-        rear = sum(c.units for c in units)
+    rear, cls = adds(units, here, [(t, e) for t, e in zip(ground_targets, enemy)])
+    if rear:
         notes.append(f"+{rear} from the rear (rule 7.041)")
+    if cls:
+        notes.append(f"+{cls} class adds (rules 7.042, 7.043)")
+    return base, rear, cls, notes
+
+
+def adds(units: list[Counter], here: Hex, targets: list[tuple[Hex, list[Counter]]]) -> tuple[int, int]:
+    """The adds of an attacking ground stack in ``here`` against enemy stacks (hex, counters): one a
+    unit when it is in the rear of them all (7.041), one a warrior unit when every warrior attacked
+    is of the class it is best against (7.042, 7.043)."""
+    rear = cls = 0
+    if targets and all(in_rear(t, e[0].facing, here) for t, e in targets):
+        rear = sum(c.units for c in units)
     warriors = [c for c in units if role(c) == "warrior"]
     if warriors:
         best = counter_data().class_adds.get(unit_type(warriors[0].type).cls)
-        theirs = [c for e in enemy for c in e if role(c) == "warrior"]
+        theirs = [c for _, e in targets for c in e if role(c) == "warrior"]
         if theirs and all(unit_type(c.type).cls == best for c in theirs):
             cls = sum(c.units for c in warriors)
-            notes.append(f"+{cls} class adds (rules 7.042, 7.043)")
-    return base, rear, cls, notes
+    return rear, cls
 
 
 def stack_attack(state: State, idx: Index, seat: str, key: str, targets: list[str]) -> tuple[int, list[str]]:
