@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from engine.ai.selfplay import Table
 from engine.core.hexes import distance
+from engine.core.protocol import Action
 from engine.games.chitin import ai as chitin_ai
-from engine.games.chitin.board import Index, geo
+from engine.games.chitin.board import DIRS, Index, geo, in_front
 from engine.games.chitin.combat import stack_parts
 from engine.games.chitin.state import State
-from tests.chitin.positions import RULES, begin, nb, position, put
+from tests.chitin.positions import RULES, act, begin, nb, position, put
 
 
 def _attack_position(seed: str, actions: int) -> tuple[Table, str]:
@@ -107,3 +108,43 @@ def test_7_02_the_second_mover_does_not_step_in_front_of_a_stack_it_would_attack
     s = start("Red")
     legal = RULES.legal_actions(s, "Red")
     assert chitin_ai.tactics(s, "Red", legal) == chitin_ai.policy(s, "Red", legal)
+
+
+def test_7_02_a_patient_stack_faces_the_enemy_it_can_beat_and_turns_its_back_on_the_other() -> None:
+    """A Gantua 12-6 moves in between a Low Render 6-3 and a Gantua 12-6. Everything in front of it
+    must be attacked (7.02): the policy faces both, the patient player only the Low Render, at 2 to 1."""
+    s = _red_to_move()
+    h = "0808"
+    put(s, "R1", "GT3", nb(h, "N"), face="S")
+    put(s, "B1", "LR3", nb(h, "SE"), face="N")
+    put(s, "B2", "GT3", nb(h, "SW"), face="N")
+    s, _ = act(begin(s), "Red", "move", stack="R1", to=h)
+    assert s.step == "face" and s.face_hex == h
+    legal = RULES.legal_actions(s, "Red")
+    g = geo()
+
+    def in_front_of(a: Action) -> set[str]:
+        d = DIRS.index(str(a.args["dir"]))
+        return {x for x in (nb(h, "SE"), nb(h, "SW")) if in_front(g.hex_of[h], d, g.hex_of[x])}
+
+    assert in_front_of(chitin_ai.policy(s, "Red", legal)) == {nb(h, "SE"), nb(h, "SW")}
+    assert in_front_of(chitin_ai.tactics(s, "Red", legal)) == {nb(h, "SE")}
+
+
+def test_6_083_late_in_a_game_the_patient_warrior_goes_for_fighters_not_lone_workers() -> None:
+    """A lone Worker is replaced the turn after it dies (6.083). Early on, a Low Render makes for
+    the nearest enemy, a lone Worker; after player-turn ``LATE`` it makes for the enemy Gantua
+    instead, so that two warriors killing Workers at each other's ends cannot go on for ever."""
+    g = geo()
+    worker, fighter = g.hex_of["0208"], g.hex_of["1508"]
+    for turn, towards in ((1, worker), (chitin_ai.LATE + 1, fighter)):
+        s = _red_to_move()
+        s.turn = turn
+        put(s, "R1", "LR3", "0808", face="S")
+        put(s, "B5", "W", "0208")
+        put(s, "B1", "GT3", "1508", face="N")
+        s = begin(s)
+        a = chitin_ai.tactics(s, "Red", RULES.legal_actions(s, "Red"))
+        assert a.verb == "move"
+        to = g.hex_of[str(a.args["to"])]
+        assert distance(to, towards) < distance(g.hex_of["0808"], towards) - 2
