@@ -113,7 +113,8 @@ def reason_of(action: Action, stats: dict[str, Any]) -> str:
     why = str(stats.get("why", ""))
     return {"the only legal action": "it is the only legal order now",
             "secret choice": "it is a mixed strategy of this secret choice, weighed against the other side's",
-            "policy": "it is what the quick policy plays here"}.get(why, why or "the evaluation prefers it")
+            "policy": "it is what the quick policy plays here",
+            "tactics": "it is the game's own tactics for this kind of order (the search does not see far enough ahead to improve on them)"}.get(why, why or "the evaluation prefers it")
 
 
 # --- the bot's side ------------------------------------------------------------------------------------------

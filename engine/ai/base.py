@@ -76,6 +76,15 @@ class GameAI:
         """
         return None
 
+    def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
+        """The action for a decision the game plays without searching, or None to search.
+
+        For decisions whose consequences lie beyond what a playout and the evaluation see, where
+        the search's choice is worse than the game's own tactics (Chitin's movement: docs/ai.md,
+        "The search and Chitin's movement"). ``state`` is determinized, as for ``secret``.
+        """
+        return None
+
     def certain(self, rules: GameRules, seat: str, seen: Sequence[Seen]) -> bool:
         """Whether a sealed run with these public events has one possible content only.
 

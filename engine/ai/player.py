@@ -100,6 +100,10 @@ def decide(
             return picked, {"why": "secret choice"}
         return ai.playout(rules, state, seat, legal, rng.fork("policy")), {"why": "policy (secret prompt)"}
     budget = budget_of(level, ai, ai.cost(rules, state))
+    if budget > 0:
+        known = ai.direct(rules, state, seat, legal, rng.fork("direct"))
+        if known is not None:
+            return known, {"why": "tactics"}
     if budget <= 0:
         return ai.playout(rules, state, seat, legal, rng.fork("policy")), {"why": "policy"}
     if ai.candidates > 0:

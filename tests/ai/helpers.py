@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.ai.player import game_ai
+from engine.ai.rng import Rng
 from engine.ai.selfplay import Table, bot
 from engine.core.protocol import Action
 
@@ -28,3 +30,14 @@ def other_legal(table: Table, seat: str, than: Action) -> Action:
     pool = same or [a for a in legal if a.key() != than.key()]
     assert pool, "no other legal action"
     return pool[len(pool) // 2]
+
+
+def searched(table: Table) -> bool:
+    """Whether the seat to play has a decision the search makes: an open prompt with a choice
+    that the game does not play by its own tactics (``GameAI.direct``: Chitin's movement)."""
+    prompts = table.rules.pending_now(table.state)
+    if not prompts or prompts[0].secret:
+        return False
+    seat = prompts[0].seat
+    legal = table.rules.legal_now(table.state, seat)
+    return len(legal) > 1 and game_ai(table.rules).direct(table.rules, table.state, seat, legal, Rng("p")) is None

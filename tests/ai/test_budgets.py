@@ -5,16 +5,11 @@ from __future__ import annotations
 
 from engine.ai import decide
 from engine.ai.selfplay import Table
-from tests.ai.helpers import drive
-
-
-def _deciding(t: Table) -> bool:
-    prompts = t.rules.pending_now(t.state)
-    return bool(prompts) and not prompts[0].secret and len(t.rules.legal_now(t.state, prompts[0].seat)) > 1
+from tests.ai.helpers import drive, searched
 
 
 def _iterations(scenario: str) -> int:
-    t = drive(Table("chitin", scenario, dice_seed="budget"), _deciding)
+    t = drive(Table("chitin", scenario, dice_seed="budget"), searched)
     seat = t.rules.pending_now(t.state)[0].seat
     _, stats = decide("chitin", t.information(seat), "normal", "s")
     return int(stats["iterations"])  # type: ignore[call-overload]

@@ -3,6 +3,8 @@ greedy opponent of the series): what it remembers between decisions and how it p
 
 from __future__ import annotations
 
+from engine.ai.player import decide
+from engine.ai.rng import Rng
 from engine.ai.selfplay import Table
 from engine.core.hexes import distance
 from engine.core.protocol import Action
@@ -148,3 +150,25 @@ def test_6_083_late_in_a_game_the_patient_warrior_goes_for_fighters_not_lone_wor
         assert a.verb == "move"
         to = g.hex_of[str(a.args["to"])]
         assert distance(to, towards) < distance(g.hex_of["0808"], towards) - 2
+
+
+def test_6_0_7_07_normal_moves_by_tactics_and_takes_the_overrun_the_tree_passed_by() -> None:
+    """Chitin's movement (6.0) is ``tactics``'s at every level: the tree, whose playouts end
+    before the other side answers, chose a march elsewhere in this position (a Learning game of
+    ``tactics`` against the policy, Blue to move, action 104), where ``tactics`` overruns (7.07)."""
+    t = Table("chitin", "learning", {}, dice_seed="dev-0")
+    for _ in range(104):
+        s = t.state
+        seat = t.rules.pending_now(s)[0].seat
+        legal = t.rules.legal_now(s, seat)
+        mover = chitin_ai.tactics if seat == "Blue" else chitin_ai.policy
+        t.play(seat, mover(s, seat, legal))  # type: ignore[arg-type]
+    s = t.state
+    assert isinstance(s, State) and s.step == "move" and s.active == "Blue"
+    want = chitin_ai.tactics(s, "Blue", t.rules.legal_now(s, "Blue"))
+    assert want.verb == "overrun"
+    action, stats = decide("chitin", t.information("Blue"), "normal", "t:104")
+    assert action == want
+    assert stats == {"why": "tactics"}
+    # the attack phase is still searched
+    assert chitin_ai.GAME_AI.direct(RULES, s.model_copy(update={"step": "attack"}), "Blue", [want], Rng("x")) is None

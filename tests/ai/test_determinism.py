@@ -8,7 +8,7 @@ from engine.ai import choose, decide, player
 from engine.ai.determinize import _PREFIX
 from engine.ai.selfplay import Table
 from engine.core.errors import BadArguments
-from tests.ai.helpers import drive
+from tests.ai.helpers import drive, searched
 
 
 @pytest.fixture(autouse=True)
@@ -17,8 +17,7 @@ def small_budget(monkeypatch):
 
 
 def _moving(t: Table) -> bool:
-    prompts = t.rules.pending_now(t.state)
-    return bool(prompts) and not prompts[0].secret and len(t.rules.legal_now(t.state, prompts[0].seat)) > 3 \
+    return searched(t) and len(t.rules.legal_now(t.state, t.rules.pending_now(t.state)[0].seat)) > 3 \
         and len(t.log) > 30
 
 

@@ -770,6 +770,16 @@ class ChitinAI(GameAI):
             return rng.choice(legal)
         return tactics(s, seat, legal)
 
+    def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
+        """Movement and facing (6.0, 7.02) are ``tactics``'s, not searched: a move's worth shows in
+        the other side's answer, a whole player-turn later, beyond a playout's 10 actions, and the
+        tree's choices there were worse than ``tactics`` (docs/ai.md, "The search and Chitin's
+        movement"). The search decides the first-move roll's pick, attacks and combat results."""
+        s = cast(State, state)
+        if s.step in ("move", "face"):
+            return tactics(s, seat, legal)
+        return None
+
     def secret(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
         s = cast(State, state)
         if s.step == "forces":
