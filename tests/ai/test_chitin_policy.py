@@ -172,3 +172,29 @@ def test_6_0_7_07_normal_moves_by_tactics_and_takes_the_overrun_the_tree_passed_
     assert stats == {"why": "tactics"}
     # the attack phase is still searched
     assert chitin_ai.GAME_AI.direct(RULES, s.model_copy(update={"step": "attack"}), "Blue", [want], Rng("x")) is None
+
+
+def test_6_01_7_07_late_in_a_game_a_worker_enters_out_of_an_enemy_warriors_reach_or_waits() -> None:
+    """A Worker enters by its own end (6.01). Late in a game the patient player brings it in out
+    of reach of enemy warriors (``ENTRY`` hexes: a move and an overrun, 7.07), or keeps it back
+    when there is no such hex: a warrior left at a player's end otherwise kills each Worker as it
+    enters, and the game never ends."""
+    g = geo()
+
+    def first_move(turn: int, guards: list[str]) -> Action:
+        s = position(active="Red", chits=True)
+        s.first, s.turn = "Blue", turn
+        put(s, "R5", "W")
+        for i, hx in enumerate(guards):
+            put(s, f"B{i + 1}", "GT3", hx, face="N")
+        s = begin(s)
+        return chitin_ai.tactics(s, "Red", RULES.legal_actions(s, "Red"))
+
+    def reach(a: Action, guard: str) -> int:
+        assert a.verb == "move" and a.args["stack"] == "R5"
+        return distance(g.hex_of[str(a.args["to"])], g.hex_of[guard])
+
+    late = chitin_ai.LATE + 1
+    assert reach(first_move(1, ["1404"]), "1404") <= chitin_ai.ENTRY
+    assert reach(first_move(late, ["1404"]), "1404") > chitin_ai.ENTRY
+    assert first_move(late, ["0303", "0803", "1303"]).verb == "done"

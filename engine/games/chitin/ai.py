@@ -299,6 +299,9 @@ def _move(state: State, seat: str, legal: list[Action], standoff: float = 0.0) -
             table = _to_target("W", target)
             if not to:
                 return float(_from_reserve(table, end, "W") + 2)
+            if standoff and state.turn > LATE and not state.advanced and c.where == "reserve" and any(
+                    distance(g.hex_of[to], e) <= ENTRY for e in fighters):
+                return 1000.0  # it would enter (6.01) only to be overrun (7.07): it waits
             if target not in walks:
                 walks[target] = _walk({g.hex_of[target]: 0}, w_cost, blocked - {g.hex_of[target]})
             return worker_left(table, walks[target], to) + danger(to)
@@ -518,6 +521,12 @@ and for class (7.042) reaches this times its defence."""
 LATE = 40
 """The player-turn after which it no longer chases lone Workers (``_move``): when each side has a
 warrior left at the other's end killing every Worker that enters there, no chit is ever fetched."""
+ENTRY = 6
+"""After ``LATE``, in Learning and Basic, a Worker waits beyond its end while an enemy fighter
+stands within this many hexes of where it would enter (6.01), a move and an overrun (7.07) away;
+otherwise an enemy warrior left at its end kills each one as it enters, and the game never ends.
+In the advanced scenarios waiting made such games more common (3 of 60 Small games against 1), so
+it is not done there."""
 CARRIER = 4.0
 """What an enemy chit carrier is worth as a target, over its strength."""
 
