@@ -3,6 +3,7 @@ greedy opponent of the series): what it remembers between decisions and how it p
 
 from __future__ import annotations
 
+from bot.opponent import reason_of
 from engine.ai.player import decide
 from engine.ai.rng import Rng
 from engine.ai.selfplay import Table
@@ -170,6 +171,7 @@ def test_6_0_7_07_normal_moves_by_tactics_and_takes_the_overrun_the_tree_passed_
     action, stats = decide("chitin", t.information("Blue"), "normal", "t:104")
     assert action == want
     assert stats == {"why": "tactics"}
+    assert "the game's own tactics" in reason_of(action, stats)  # what a hint says of it
     # the attack phase is still searched
     assert chitin_ai.GAME_AI.direct(RULES, s.model_copy(update={"step": "attack"}), "Blue", [want], Rng("x")) is None
 
