@@ -125,9 +125,9 @@ def stack_parts(state: State, idx: Index, seat: str, key: str, targets: list[str
     notes = [f"stack in {key} {base}" + (" (charging, doubled, rule 8.022)" if any(c.charging for c in units) else "")]
     here = g.hex_of[key]
     ground_targets = [g.hex_of[t] for t in targets if not t.startswith("air@")]
-    enemy = [[c for c in idx.ground.get(t, []) if c.side != seat] for t in ground_targets]
-    enemy = [e for e in enemy if e]
-    rear, cls = adds(units, here, [(t, e) for t, e in zip(ground_targets, enemy)])
+    # each target hex with the enemy units in it; a hex with none left adds nothing
+    pairs = [(t, [c for c in idx.ground.get(t, []) if c.side != seat]) for t in ground_targets]
+    rear, cls = adds(units, here, [(t, e) for t, e in pairs if e])
     if rear:
         notes.append(f"+{rear} from the rear (rule 7.041)")
     if cls:
