@@ -71,21 +71,6 @@ def test_7_041_7_042_attack_strength_is_what_the_rules_count_from_that_hex() -> 
         assert got == base + add_rear + add_class == want
 
 
-def test_7_041_a_target_hex_with_no_enemy_left_does_not_shift_the_rear_add_onto_another() -> None:
-    """A stack attacking two hexes, the first of which holds no enemy any more: the rear add
-    (7.041) is still judged from the hex of the stack that is there, not from the empty one."""
-    s = _red_to_move()
-    put(s, "B1", "TR3", "0811", face="N")
-    rear = nb("0811", "S")
-    put(s, "R1", "GT3", rear)
-    empty = nb(rear, "S")  # facing north, its rear would be away from the attacker
-    idx = Index(s)
-    alone = stack_parts(s, idx, "Red", rear, ["0811"])
-    both = stack_parts(s, idx, "Red", rear, [empty, "0811"])
-    assert alone[:3] == (12, 3, 3)
-    assert both[:3] == alone[:3]
-
-
 def test_7_03_warriors_go_at_a_stack_together_only_when_together_they_reach_the_odds() -> None:
     """Gantua 12 and Phlanx 9 within reach of a Low Render 6-3: together 21 against 6, above
     ``GANG`` times its defence, so both are sent next to it (7.03: both may attack it); against a

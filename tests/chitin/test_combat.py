@@ -6,7 +6,7 @@ import pytest
 
 from engine.core.errors import IllegalAction
 from engine.games.chitin.board import Index
-from engine.games.chitin.combat import battle_odds, battles
+from engine.games.chitin.combat import battle_odds, battles, stack_parts
 from engine.games.chitin.state import Pair, State
 from tests.chitin.positions import RULES, act, begin, legal, nb, position, put
 
@@ -68,6 +68,20 @@ def test_7_04_and_7_041_two_termagants_from_the_rear_add_two() -> None:
     put(s, "B1", "GT2", X, face="S")
     put(s, "R1", "TR2", nb(X, "N"), face="S")
     assert odds_of(s, [(nb(X, "N"), X)])[0] == 4 + 2
+
+
+def test_7_041_a_target_hex_with_no_enemy_left_does_not_move_the_rear_add_onto_another() -> None:
+    """A stack's targets include a hex with no enemy in it any more, listed first: the rear add is
+    still judged from the hex of the stack that is there (behind it: +1 a unit), not from the
+    empty one (where the Gantuas would not be behind anything)."""
+    s = fight()
+    put(s, "B1", "TR3", X, face="N")
+    behind = nb(X, "S")
+    put(s, "R1", "GT3", behind, face="N")
+    idx = Index(s)
+    alone = stack_parts(s, idx, "Red", behind, [X])
+    assert alone[:3] == (12, 3, 3)  # Gantuas 12, +3 from the rear (7.041), +3 on Termagants (7.042)
+    assert stack_parts(s, idx, "Red", behind, [nb(behind, "S"), X])[:3] == alone[:3]
 
 
 def test_7_042_hackers_get_class_adds_on_renders_with_workers_about() -> None:
