@@ -134,3 +134,26 @@ def test_the_rollout_player_weighs_only_actions_the_seat_may_take_now() -> None:
     children = cast(dict[str, tuple[int, float]], stats["children"])
     assert sorted(children) == sorted(a.text() for a in legal)
     assert best in legal
+
+
+def test_5_1_while_the_policy_still_moves_a_unit_the_annihilator_rollout_player_weighs_moves_not_done() -> None:
+    # /done ends the movement of every unit not yet moved (5.1); weighed against one unit's moves
+    # over a one-turn rollout it won for standing still, and Marines who stood still drew against
+    # the random player (docs/ai.md, "The rollout player and /done"): it comes last in the ordering
+    moving = 0
+    t = Table("annihilator", "standard", dice_seed="stand-still")
+    for _ in range(3):
+        t = drive(t, lambda t: cast(AnnihilatorState, t.state).step in ("h_move", "a_move")
+                  and cast(AnnihilatorState, t.state).turn >= 1)
+        s = cast(AnnihilatorState, t.state)
+        seat = "Marines" if s.step == "h_move" else "Annihilator"
+        legal = t.rules.legal_now(s, seat)
+        ordered = ANNIHILATOR_AI.order(t.rules, s, seat, legal, Rng("order"))
+        if ordered[0].verb == "move":
+            moving += 1
+            assert ordered[-1].verb == "done" and [a.verb for a in ordered].count("done") == 1
+            _, stats = flat(t.rules, ANNIHILATOR_AI, t.information(seat), legal, 8, Rng("stand"))
+            children = cast(dict[str, tuple[int, float]], stats["children"])
+            assert len(children) == ANNIHILATOR_AI.candidates and "/done" not in children, children
+        t.play(seat, ordered[0])
+    assert moving >= 2

@@ -510,8 +510,15 @@ class AnnihilatorAI(GameAI):
             rest = [a for _, _, a in scored]
         else:
             rng.shuffle(rest)
-        out = [first] + ([done] if done is not None and done is not first else []) + rest
-        return out
+        if done is None or done is first:
+            return [first] + rest
+        if first.verb in ("move", "advance"):
+            # /done ends the phase for every unit not yet moved (5.1), not only this one's move:
+            # weighed among the first candidates against one unit's moves, with the robots' answer
+            # inside the rollout and the way still to go mostly beyond it, it won for standing still
+            # (docs/ai.md, "The rollout player and /done"); it stays in the ordering, last
+            return [first] + rest + [done]
+        return [first, done] + rest
 
     def secret(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
         """8.1: demolition orders by the policy (the charges worth most), a little varied by the seed."""
