@@ -49,23 +49,117 @@ def _landing(rules: GameRules, s: State, seat: str, a: Action, kid: str, rng: Rn
     return moved.hex if moved is not None and moved.where == "map" else ""
 
 
+@lru_cache(maxsize=1)
+def fight_table() -> dict[tuple[int, int], tuple[float, float, float]]:
+    """8.2, 8.3: a combat of ``n`` Children against ``m`` (up to four each, 7.2) fought to its end by
+    both sides at the equilibrium of each round (the chance of holding the hex as payoff):
+    ``(n, m) -> (chance the n hold the hex, their expected survivors, the m's expected survivors)``.
+    Solved once per process from the game's own kill rule; a few tenths of a second."""
+    table: dict[tuple[int, int], tuple[float, float, float]] = {}
+    for total in range(2, 9):  # every round with a loss leads to a smaller combat, solved before
+        for n in range(max(1, total - 4), min(4, total - 1) + 1):
+            m = total - n
+            mine, theirs = combat.compositions(n), combat.compositions(m)
+            after = [[(n - sum(combat.kills(b, a).values()), m - sum(combat.kills(a, b).values())) for b in theirs]
+                     for a in mine]
+            value, rows, cols = 0.5, [1.0], [1.0]
+            for _ in range(10):  # a round without a loss repeats the combat: the value is a fixed point
+                payoff = [[_won(x, y, n, m, value, table) for x, y in line] for line in after]
+                rows, new = solve(payoff, iterations=200)
+                cols, _ = solve([[1.0 - payoff[i][j] for i in range(len(mine))] for j in range(len(theirs))],
+                                iterations=200)
+                done, value = abs(new - value) < 1e-5, new
+                if done:
+                    break
+            quiet = mine_left = theirs_left = 0.0
+            for i, line in enumerate(after):
+                for j, (x, y) in enumerate(line):
+                    p = rows[i] * cols[j]
+                    if (x, y) == (n, m):
+                        quiet += p
+                    elif x == 0 or y == 0:
+                        mine_left, theirs_left = mine_left + p * x, theirs_left + p * y
+                    else:
+                        _, sx, sy = table[(x, y)]
+                        mine_left, theirs_left = mine_left + p * sx, theirs_left + p * sy
+            if quiet > 0.999:  # the stronger side wins whatever it does: it covers every aspect
+                table[(n, m)] = (1.0, n - 1.0, 0.0) if n > m else (0.0, 0.0, m - 1.0)
+            else:
+                table[(n, m)] = (value, mine_left / (1 - quiet), theirs_left / (1 - quiet))
+    return table
+
+
+def _won(x: int, y: int, n: int, m: int, value: float, table: dict[tuple[int, int], tuple[float, float, float]]) -> float:
+    if x == 0 or y == 0:
+        return 0.5 if x == y else 1.0 if y == 0 else 0.0
+    return value if (x, y) == (n, m) else table[(x, y)][0]
+
+
+def _attack(s: State, seat: str, start: str, to: str) -> float:
+    """The chance that a Child moving from ``start`` into ``to`` leaves ``seat`` holding the hex
+    after its combat (8.2), or 0 when ``to`` holds no enemy Child."""
+    theirs = mine = 0
+    for c in s.children:
+        if c.where == "map" and c.hex == to:
+            if c.side == seat:
+                mine += 1
+            else:
+                theirs += 1
+    if not theirs or start == to:
+        return 0.0
+    return fight_table()[(min(4, mine + 1), min(4, theirs))][0]
+
+
+ACCOST = 1.0 / 3.0
+"""10.4: with both aspects chosen at the equilibrium, an accost takes a life one time in three."""
+
+
 def score(s: State, seat: str) -> float:
-    """The seat's standing in points (positive: ahead)."""
+    """The seat's standing in points (positive: ahead).
+
+    A combat still to be fought (a hex holding Children of both gods, 8.1) counts at its expected
+    end (``fight_table``): each side's Children there weigh their expected survivors. An accost
+    under way (10.4) counts at its expectation, a third of a life, and its Child as gone (it is
+    always destroyed)."""
     opp = other(seat)
     lives = s.lives.get(seat, 0) - s.lives.get(opp, 0)
-    alive = {x: sum(1 for c in s.children if c.side == x and c.where in ("map", "reserve")) for x in (seat, opp)}
+    alive = {x: float(sum(1 for c in s.children if c.side == x and c.where in ("map", "reserve"))) for x in (seat, opp)}
+    weights: dict[str, dict[str, float]] = {seat: {}, opp: {}}
+    stacks: dict[str, dict[str, int]] = {}
+    for c in s.children:
+        if c.where == "map":
+            stacks.setdefault(c.hex, {seat: 0, opp: 0})[c.side] += 1
+    table = fight_table() if any(v[seat] and v[opp] for v in stacks.values()) else {}
+    for h, count in stacks.items():
+        for x in (seat, opp):
+            if count[x]:
+                weights[x][h] = 1.0
+        if count[seat] and count[opp]:
+            _, left_seat, left_opp = table[(count[seat], count[opp])]
+            weights[seat][h] = left_seat / count[seat]
+            weights[opp][h] = left_opp / count[opp]
+            alive[seat] -= count[seat] - left_seat
+            alive[opp] -= count[opp] - left_opp
+    accost = 0.0
+    if s.accost is not None:
+        kid = s.child(s.accost.child)
+        if kid is not None:
+            factor = 1.0 if kid.side == seat else -1.0
+            accost = factor * ACCOST * 60.0
+            alive[kid.side] -= 1
+            weights[kid.side][kid.hex] = 0.0  # alone in the god's hex: no Child may stay there (7.3, 10.4)
     near = 0.0
     for x, god_of in ((seat, opp), (opp, seat)):
         god = s.god_hex.get(god_of, "")
         kids = s.on_map(x)
         if not god or not kids:
             continue
-        ds = sorted(_dist(c.hex, god) for c in kids)
+        ds = sorted((_dist(c.hex, god), weights[x].get(c.hex, 1.0)) for c in kids)
         # the nearest Children threaten an accost (10.4); all of them should be on their way
-        closeness = 8.0 * sum(1.0 / (1 + d) for d in ds[:4]) - 0.5 * sum(ds) / len(ds) * min(len(ds), 13) / 13
+        closeness = 8.0 * sum(w / (1 + d) for d, w in ds[:4]) - 0.5 * sum(d * w for d, w in ds) / 13
         near += closeness if x == seat else -closeness
     dead = 1000.0 if s.lives.get(opp, 1) <= 0 else -1000.0 if s.lives.get(seat, 1) <= 0 else 0.0
-    return dead + 60.0 * lives + 6.0 * (alive[seat] - alive[opp]) + near
+    return dead + 60.0 * lives + 6.0 * (alive[seat] - alive[opp]) + near + accost
 
 
 class OneWorldAI(GameAI):
@@ -91,6 +185,7 @@ class OneWorldAI(GameAI):
             pref = self.playout(rules, state, seat, legal, rng)
             return [pref] + [a for a in out if a is not pref]
         target = s.god_hex.get(other(seat), "")
+        home = s.god_hex.get(seat, "")
         gains: list[tuple[float, int, Action]] = []
         for i, a in enumerate(legal):
             if a.verb == "move":
@@ -99,7 +194,12 @@ class OneWorldAI(GameAI):
                 if not to and c is not None:
                     to = _landing(rules, s, seat, a, str(c.id), rng)
                 if c is not None and target and to and to != "chaos":
-                    gains.append((_dist(c.hex, target) - _dist(to, target) + 0.01 * rng.random(), i, a))
+                    gain = float(_dist(c.hex, target) - _dist(to, target))
+                    # an attack likely to hold the hex (8.2), the nearer its own god the more it is worth
+                    held = _attack(s, seat, c.hex, to)
+                    if held >= 0.5 and home:
+                        gain = max(gain, 1.0 + 8.0 * held / (1 + _dist(to, home)))
+                    gains.append((gain + 0.01 * rng.random(), i, a))
                     continue
             if a.verb == "end":
                 gains.append((0.5, i, a))
@@ -137,6 +237,8 @@ class OneWorldAI(GameAI):
                 gain = -5.0
             else:
                 gain = _dist(c.hex, target) - _dist(to, target) + 0.3 * rng.random()
+                if _attack(s, seat, c.hex, to) >= 0.8:
+                    gain += 3.0  # a combat it almost surely wins (8.2)
             if gain > best_gain:
                 best, best_gain = a, gain
         return best or end or rng.choice(legal)
