@@ -3,10 +3,14 @@
 - Evaluation (for a seat): god lives first (11.2: the last life ends the game), then Children
   still in play (on the map or in reserve), then how close the seat's Children stand to the
   enemy god (an accost, 10.4, needs a Child in the god's hex) against how close the enemy's stand
-  to its own god; the difference is squashed to a value in (0, 1).
+  to its own god; the difference is squashed to a value in (0, 1). A combat still to be fought
+  (8.1) counts at its expected end (``fight_table``), an accost under way at a third of a life.
+- Move ordering: moves by how much nearer the enemy god they bring the Child; an attack likely to
+  hold the hex ranks higher the nearer it is to the bot's own god.
 - Playout policy: in movement a random Child still to move takes the move that brings it
   nearest the enemy god (moves are tried on the position itself, so Blades' lines, faults and
-  stacking are the game's own); about one turn in eight ends early; combats are fought in order;
+  stacking are the game's own), with a bonus for a combat it almost surely wins; about one turn
+  in eight ends early; combats are fought in order;
   the set-up takes ``place_all``; inside playouts secret aspects are uniform (cheap), at the
   bot's real decisions they come from the round's equilibrium (below).
 - Secret choices (8.2 combat rounds, 10.4 accosts): the round is a matrix game. Its payoff for
