@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine.ai.rng import Rng
+from engine.ai import choose
+from engine.ai.rng import Rng, RngDice
 from engine.ai.selfplay import Table
 from engine.core.hexes import neighbors
-from engine.games.oneworld.ai import GAME_AI, fight_table, score
+from engine.games.oneworld.ai import GAME_AI, _dist, fight_table, forward, score
 from engine.games.oneworld.board import board
-from engine.games.oneworld.state import Accost, Child, State, fork, other
+from engine.games.oneworld.state import Accost, Child, State, action, fork, other
 from tests.ai.helpers import drive
 
 
@@ -106,3 +107,38 @@ def test_8_1_an_attack_next_to_the_bot_s_own_god_comes_first_in_the_move_orderin
     assert attack, f"{mine[1]} cannot move from {start} to {target} in this position"
     ordered = GAME_AI.order(t.rules, pos, seat, legal, Rng("order"))
     assert ordered[0].key() == attack[0].key()
+
+
+def _placing(t: Table) -> bool:
+    s = t.state
+    return isinstance(s, State) and s.step == "place" and bool(s.god_hex.get(other(s.active)))
+
+
+def test_3_3_the_bot_sets_up_its_children_forward_within_seven_hexes_of_its_god() -> None:
+    t = drive(Table("oneworld", "standard", dice_seed="oneworld-setup"), _placing)
+    s = t.state
+    assert isinstance(s, State)
+    seat, enemy_god = s.active, s.god_hex[other(s.active)]
+    # the bot's own path at normal: each Child placed by forward (3.3), as many as it has
+    for _ in range(13):
+        assert t.state.step == "place" and t.state.active == seat  # type: ignore[attr-defined]
+        legal = t.rules.legal_now(t.state, seat)
+        placed = choose("oneworld", t.information(seat), "normal", "setup")
+        assert placed.key() == forward(t.state, seat, legal).key()  # type: ignore[arg-type, union-attr]
+        t.play(seat, placed)
+    after = t.state
+    assert isinstance(after, State)
+    kids = after.on_map(seat)
+    assert len(kids) == 13
+    # 3.3: within seven hexes of the god; 7.2: at most four a hex (the formation keeps to two)
+    assert all(_dist(c.hex, s.god_hex[seat]) <= 7 for c in kids)
+    assert max(sum(1 for c in kids if c.hex == k.hex) for k in kids) <= 2
+    assert {c.aspect for c in kids} == {"Stone", "Blade", "Fog"}
+    # nearer the enemy god than the default formation (/place_all), which keeps within three hexes
+    default, _ = t.rules.replay_step(s, seat, action("place_all"), RngDice(Rng("setup")))
+    assert isinstance(default, State)
+
+    def mean(st: State) -> float:
+        return sum(_dist(c.hex, enemy_god) for c in st.on_map(seat)) / 13
+
+    assert mean(after) + 3 <= mean(default)

@@ -166,6 +166,30 @@ def score(s: State, seat: str) -> float:
     return dead + 60.0 * lives + 6.0 * (alive[seat] - alive[opp]) + near + accost
 
 
+SETUP_ASPECTS = ("Stone", "Blade", "Fog")
+"""The aspects the set-up gives the Children in turn (3.3: any combination)."""
+
+
+def forward(s: State, seat: str, legal: list[Action]) -> Action | None:
+    """3.3: the next Child goes to the hex nearest the enemy god (its end of the map's centre
+    while that god is not placed yet) among those within seven hexes of the seat's own god, at most
+    two Children a hex, aspects in turn; ``None`` once all thirteen are placed."""
+    waiting = sum(1 for c in s.children if c.side == seat and c.where == "reserve")
+    places = [a for a in legal if a.verb == "place"]
+    if not waiting or not places:
+        return None
+    bd = board()
+    target = s.god_hex.get(other(seat)) or bd.name(bd.centre)
+    here: dict[str, int] = {}
+    for c in s.children:
+        if c.where == "map" and c.side == seat:
+            here[c.hex] = here.get(c.hex, 0) + 1
+    aspect = SETUP_ASPECTS[sum(here.values()) % len(SETUP_ASPECTS)]
+    fits = [a for a in places if a.args["aspect"] == aspect] or places
+    return min(fits, key=lambda a: (here.get(str(a.args["hex"]), 0) >= 2, _dist(str(a.args["hex"]), target),
+                                    str(a.args["hex"])))
+
+
 class OneWorldAI(GameAI):
     playout_depth = 6
     width = 8
@@ -211,6 +235,14 @@ class OneWorldAI(GameAI):
                 gains.append((0.0 + 0.01 * rng.random(), i, a))
         gains.sort(key=lambda t: (-t[0], t[1]))
         return [a for _, _, a in gains]
+
+    def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
+        """The set-up (3.3, 3.4) is ``forward``'s, not searched: its worth shows turns later, beyond a
+        playout's few actions, where every formation looks alike (docs/ai.md)."""
+        s = cast(State, state)
+        if s.step == "place":
+            return forward(s, seat, legal)
+        return None
 
     def playout(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action:
         s = cast(State, state)
