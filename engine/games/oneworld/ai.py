@@ -7,6 +7,8 @@
   (8.1) counts at its expected end (``fight_table``), an accost under way at a third of a life.
 - Move ordering: moves by how much nearer the enemy god they bring the Child; an attack likely to
   hold the hex ranks higher the nearer it is to the bot's own god.
+- Set-up at ``normal`` and ``hard`` (``direct``, not searched): ``forward``, the Children as near
+  the enemy god as 3.3 allows.
 - Playout policy: in movement a random Child still to move takes the move that brings it
   nearest the enemy god (moves are tried on the position itself, so Blades' lines, faults and
   stacking are the game's own), with a bonus for a combat it almost surely wins; about one turn
