@@ -88,7 +88,11 @@ def fight_table() -> dict[tuple[int, int], tuple[float, float, float]]:
                     else:
                         _, sx, sy = table[(x, y)]
                         mine_left, theirs_left = mine_left + p * sx, theirs_left + p * sy
-            if quiet > 0.999:  # the stronger side wins whatever it does: it covers every aspect
+            if quiet > 0.999:
+                # four against one: the four hold the hex whatever they choose, so the solver may
+                # settle on a round without a loss; fought out, they cover every aspect and the
+                # lone Child takes one of them at most (8.2)
+                assert min(n, m) == 1, (n, m)
                 table[(n, m)] = (1.0, n - 1.0, 0.0) if n > m else (0.0, 0.0, m - 1.0)
             else:
                 table[(n, m)] = (value, mine_left / (1 - quiet), theirs_left / (1 - quiet))
@@ -173,9 +177,9 @@ SETUP_ASPECTS = ("Stone", "Blade", "Fog")
 
 
 def forward(s: State, seat: str, legal: list[Action]) -> Action | None:
-    """3.3: the next Child goes to the hex nearest the enemy god (its end of the map's centre
-    while that god is not placed yet) among those within seven hexes of the seat's own god, at most
-    two Children a hex, aspects in turn; ``None`` once all thirteen are placed."""
+    """3.3: the next Child goes to the hex nearest the enemy god (nearest the map's centre while
+    that god is not placed yet) among those within seven hexes of the seat's own god, at most two
+    Children a hex, aspects in turn; ``None`` once all thirteen are placed."""
     waiting = sum(1 for c in s.children if c.side == seat and c.where == "reserve")
     places = [a for a in legal if a.verb == "place"]
     if not waiting or not places:
