@@ -1,6 +1,7 @@
-"""OneWorld's evaluation and move ordering for the bot (engine/games/oneworld/ai.py; docs/ai.md,
-"Each game's evaluation"): combats still to be fought and accosts under way count at their
-expectation, and an attack near the bot's own god is among the moves the search looks at."""
+"""OneWorld's evaluation, move ordering and set-up for the bot (engine/games/oneworld/ai.py;
+docs/ai.md, "OneWorld: combats at their expectation, and a forward set-up"): combats still to be
+fought and accosts under way count at their expectation, an attack near the bot's own god is among
+the moves the search looks at, and the Children are set up as far forward as 3.3 allows."""
 
 from __future__ import annotations
 
