@@ -108,13 +108,9 @@ def _won(x: int, y: int, n: int, m: int, value: float, table: dict[tuple[int, in
 def _attack(s: State, seat: str, start: str, to: str) -> float:
     """The chance that a Child moving from ``start`` into ``to`` leaves ``seat`` holding the hex
     after its combat (8.2), or 0 when ``to`` holds no enemy Child."""
-    theirs = mine = 0
-    for c in s.children:
-        if c.where == "map" and c.hex == to:
-            if c.side == seat:
-                mine += 1
-            else:
-                theirs += 1
+    there = s.in_hex(to)
+    mine = sum(1 for c in there if c.side == seat)
+    theirs = len(there) - mine
     if not theirs or start == to:
         return 0.0
     return fight_table()[(min(4, mine + 1), min(4, theirs))][0]
