@@ -157,3 +157,28 @@ def test_5_1_while_the_policy_still_moves_a_unit_the_annihilator_rollout_player_
             assert len(children) == ANNIHILATOR_AI.candidates and "/done" not in children, children
         t.play(seat, ordered[0])
     assert moving >= 2
+
+
+def test_4_1_5_0_7_1_7_2_the_annihilator_s_set_up_movement_and_close_combat_are_the_policy_s_not_searched() -> None:
+    # Against the greedy Marines the policy alone won 138 of 200 games as the Annihilator, the
+    # rollout player 54 of 100 (docs/ai.md, "The Annihilator: the policy where the search lost"):
+    # in these steps the bot plays the policy's action; the Marines' decisions are still searched
+    from engine.ai.player import decide
+    from engine.games.annihilator.ai import policy
+
+    seen: set[str] = set()
+    t = Table("annihilator", "standard", dice_seed="robots-direct")
+    for step in ("deploy", "a_move", "a_combat", "h_move"):
+        t = drive(t, lambda t, step=step: cast(AnnihilatorState, t.state).step == step
+                  and len(t.rules.legal_now(t.state, t.rules.pending_now(t.state)[0].seat)) > 1)
+        s = cast(AnnihilatorState, t.state)
+        seat = t.rules.pending_now(s)[0].seat
+        action, stats = decide("annihilator", t.information(seat), "normal", f"direct:{step}")
+        if seat == "Annihilator":
+            assert stats == {"why": "tactics"}, (step, stats)
+            assert action == policy(s, seat, t.rules.legal_now(s, seat))
+            seen.add(step)
+        else:
+            assert stats.get("kind") == "rollouts", (step, stats)
+        t.play(seat, action)
+    assert seen == {"deploy", "a_move", "a_combat"}
