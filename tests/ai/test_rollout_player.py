@@ -159,26 +159,43 @@ def test_5_1_while_the_policy_still_moves_a_unit_the_annihilator_rollout_player_
     assert moving >= 2
 
 
-def test_4_1_5_0_7_1_7_2_the_annihilator_s_set_up_movement_and_close_combat_are_the_policy_s_not_searched() -> None:
-    # Against the greedy Marines the policy alone won 138 of 200 games as the Annihilator, the
-    # rollout player 54 of 100 (docs/ai.md, "The Annihilator: the policy where the search lost"):
-    # in these steps the bot plays the policy's action; the Marines' decisions are still searched
+def _bot_decisions(t: Table, steps: tuple[str, ...]) -> dict[str, tuple[str, Action, dict[str, object], Action]]:
+    """For each step in turn: the seat, the bot's action at ``normal`` with its statistics, and the policy's."""
     from engine.ai.player import decide
     from engine.games.annihilator.ai import policy
 
-    seen: set[str] = set()
-    t = Table("annihilator", "standard", dice_seed="robots-direct")
-    for step in ("deploy", "a_move", "a_combat", "h_move"):
-        t = drive(t, lambda t, step=step: cast(AnnihilatorState, t.state).step == step
-                  and len(t.rules.legal_now(t.state, t.rules.pending_now(t.state)[0].seat)) > 1)
+    out: dict[str, tuple[str, Action, dict[str, object], Action]] = {}
+    for step in steps:
+        def there(t: Table, step: str = step) -> bool:
+            return cast(AnnihilatorState, t.state).step == step and \
+                len(t.rules.legal_now(t.state, t.rules.pending_now(t.state)[0].seat)) > 1
+
+        t = drive(t, there)
         s = cast(AnnihilatorState, t.state)
         seat = t.rules.pending_now(s)[0].seat
         action, stats = decide("annihilator", t.information(seat), "normal", f"direct:{step}")
-        if seat == "Annihilator":
-            assert stats == {"why": "tactics"}, (step, stats)
-            assert action == policy(s, seat, t.rules.legal_now(s, seat))
-            seen.add(step)
-        else:
-            assert stats.get("kind") == "rollouts", (step, stats)
+        out[step] = (seat, action, stats, policy(s, seat, t.rules.legal_now(s, seat)))
         t.play(seat, action)
-    assert seen == {"deploy", "a_move", "a_combat"}
+    return out
+
+
+def test_4_1_5_0_7_1_7_2_the_annihilator_s_set_up_movement_and_both_sides_close_combat_are_the_policy_s() -> None:
+    # Against the greedy Marines the policy alone won more games as the Annihilator than the
+    # rollout player, and the search's choices in close combat cost the most (docs/ai.md, "The
+    # Annihilator: the policy where the search lost"): there the bot plays the policy's action
+    found = _bot_decisions(Table("annihilator", "standard", dice_seed="robots-direct"),
+                           ("deploy", "a_move", "a_combat", "h_move", "h_combat"))
+    for step, (seat, action, stats, pick) in found.items():
+        if step == "h_move":  # the Marines' movement is still searched
+            assert seat == "Marines" and stats.get("kind") == "rollouts", stats
+        else:
+            assert seat == ("Marines" if step == "h_combat" else "Annihilator")
+            assert stats == {"why": "tactics"}, (step, stats)
+            assert action == pick, step
+
+
+def test_7_1_with_the_close_assault_system_an_attacker_may_fall_and_the_search_decides_close_combat() -> None:
+    found = _bot_decisions(Table("annihilator", "standard", {"close_combat": "assault"}, dice_seed="robots-direct"),
+                           ("a_move", "a_combat"))
+    assert found["a_move"][2] == {"why": "tactics"}
+    assert found["a_combat"][2].get("kind") == "rollouts", found["a_combat"][2]

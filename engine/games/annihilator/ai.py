@@ -460,8 +460,9 @@ def marine_score(state: State) -> float:
 
 
 _STEP_AT = {step: i for i, step in enumerate(flow.TURN_ORDER)}
-ANNIHILATOR_DIRECT = ("deploy", "a_move", "a_combat")
+ANNIHILATOR_DIRECT = ("deploy", "a_move")
 """The Annihilator's steps the bot plays by the policy, without a search (``AnnihilatorAI.direct``)."""
+COMBAT = ("a_combat", "h_combat")
 
 
 class AnnihilatorAI(GameAI):
@@ -483,14 +484,22 @@ class AnnihilatorAI(GameAI):
         return s.turn > s0.turn + 1 or here >= _STEP_AT.get(s0.step, 0)
 
     def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
-        """The Annihilator's set-up (4.1), movement (5.0) and close combat and Mind Weapon (7.1,
-        7.2) are the policy's, not searched: against the greedy Marines the rollout player won
-        fewer games as the Annihilator than the policy alone, and searching the close combat and
-        the Mind Weapon cost the most (docs/ai.md, "The Annihilator: the policy where the search
-        lost"). The search decides every choice of the Marines and the Annihilator's advances
-        (8.3) and repairs (9.0)."""
+        """Played by the policy, not searched (docs/ai.md, "The Annihilator: the policy where the
+        search lost"):
+
+        - the Annihilator's set-up (4.1) and movement (5.0): against the greedy Marines the
+          rollout player won fewer games as the Annihilator than the policy alone;
+        - close combat and the Mind Weapon, of both sides (7.1, 7.2), with the Combat Results
+          Table: its results fall on the side attacked only, so the policy makes every attack,
+          and the search's choices there (an attack left unmade, the Mind Weapon's target) cost
+          the Annihilator most of its games lost to the search. With the close assault system
+          (``close_combat:assault``) an attacker may fall, and the search decides.
+
+        The search decides the rest: the Marines' movement, advances (8.3) and recoveries (8.5),
+        the Annihilator's advances and repairs (9.0).
+        """
         s = cast(State, state)
-        if seat == ROBOTS and s.step in ANNIHILATOR_DIRECT:
+        if (seat == ROBOTS and s.step in ANNIHILATOR_DIRECT) or (s.step in COMBAT and s.close_combat == "crt"):
             return policy(s, seat, legal)
         return None
 
