@@ -12,7 +12,7 @@ from bot.opponent import reason_of
 from engine.ai.base import GameAI
 from engine.ai.rng import Rng
 from engine.ai.search import flat
-from engine.ai.selfplay import Table
+from engine.ai.selfplay import Table, bot
 from engine.core.protocol import Action, GameRules
 from engine.games.annihilator.ai import GAME_AI as ANNIHILATOR_AI
 from engine.games.annihilator.flow import TURN_ORDER
@@ -179,12 +179,12 @@ def _bot_decisions(t: Table, steps: tuple[str, ...]) -> dict[str, tuple[str, Act
     return out
 
 
-def test_4_1_5_0_7_1_7_2_the_annihilator_s_set_up_movement_and_both_sides_close_combat_are_the_policy_s() -> None:
+def test_5_0_7_1_7_2_the_annihilator_s_movement_and_both_sides_close_combat_are_the_policy_s() -> None:
     # Against the greedy Marines the policy alone won more games as the Annihilator than the
     # rollout player, and the search's choices in close combat cost the most (docs/ai.md, "The
     # Annihilator: the policy where the search lost"): there the bot plays the policy's action
     found = _bot_decisions(Table("annihilator", "standard", dice_seed="robots-direct"),
-                           ("deploy", "a_move", "a_combat", "h_move", "h_combat"))
+                           ("a_move", "a_combat", "h_move", "h_combat"))
     for step, (seat, action, stats, pick) in found.items():
         if step == "h_move":  # the Marines' movement is still searched
             assert seat == "Marines" and stats.get("kind") == "rollouts", stats
@@ -192,6 +192,36 @@ def test_4_1_5_0_7_1_7_2_the_annihilator_s_set_up_movement_and_both_sides_close_
             assert seat == ("Marines" if step == "h_combat" else "Annihilator")
             assert stats == {"why": "tactics"}, (step, stats)
             assert action == pick, step
+
+
+def test_4_1_the_bot_sets_up_its_security_robots_evenly_round_the_brain_cores() -> None:
+    from engine.core.hexes import distance, parse_ccrr
+    from engine.games.annihilator import data
+    from engine.games.annihilator.ai import RING, ring_deployment
+
+    ring = ring_deployment()
+    cores = [parse_ccrr(c) for c in data.core_hexes()]
+    assert len(ring) == 10 and len(set(ring.values())) == 10
+    assert all(min(distance(parse_ccrr(h), c) for c in cores) == RING for h in ring.values())
+    # evenly spaced: no two robots next to each other
+    spots = [parse_ccrr(h) for h in ring.values()]
+    assert min(distance(a, b) for i, a in enumerate(spots) for b in spots[i + 1:]) >= 2
+    t = Table("annihilator", "standard", dice_seed="ring")
+    found = _bot_decisions(t, ("deploy",))
+    seat, action, stats, pick = found["deploy"]
+    assert seat == "Annihilator" and stats == {"why": "tactics"}
+    assert action.verb == "place" and action.args["at"] == ring[str(action.args["unit"])]
+    assert pick.verb == "autodeploy"  # the policy, and greedy, keep the default deployment
+    t = Table("annihilator", "standard", dice_seed="ring")
+    normal = bot("normal", 3)
+    for _ in range(30):
+        if cast(AnnihilatorState, t.state).step != "deploy":
+            break
+        t.play("Annihilator", normal(t, "Annihilator"))
+    s = cast(AnnihilatorState, t.state)
+    assert s.step != "deploy"  # set up and ready within 30 actions
+    default = data.deployment().units
+    assert {u.id: u.hex for u in s.side_units("Annihilator")} == {**default, **ring}
 
 
 def test_7_1_with_the_close_assault_system_an_attacker_may_fall_and_the_search_decides_close_combat() -> None:

@@ -29,6 +29,7 @@ charge order of a unit standing there (the policy's favourite half the time, els
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Sequence
 from functools import cache
 from typing import cast
@@ -43,6 +44,7 @@ from engine.core.protocol import Action, GameRules
 from engine.games.annihilator import data, flow
 from engine.games.annihilator.board import Board, hex_type, move_cost, terrain_key
 from engine.games.annihilator.demolition import pattern_hexes
+from engine.games.annihilator.legal import placeable
 from engine.games.annihilator.state import Charge, State, Unit
 
 MARINES, ROBOTS = data.MARINES, data.ANNIHILATOR
@@ -390,6 +392,50 @@ def _mind(state: State, legal: list[Action]) -> Action | None:
     return max(minds, key=worth) if minds else None
 
 
+RING = 4
+"""How far from the nearer brain core the bot sets up its Security Robots (``ring_deployment``)."""
+
+
+@cache
+def ring_deployment(radius: int = RING) -> dict[str, str]:
+    """The bot's set-up of the Security Robots (4.1): evenly spaced round the hexes ``radius``
+    from the nearer brain core that robots may stand in, in the order round the cores; the
+    Repairbots keep the default deployment's hexes beside the cores.
+
+    Near the cores the robots meet the Marines late but together, ganged up; the default
+    deployment spreads them halfway to the hull (docs/ai.md, "The Annihilator: the policy where
+    the search lost").
+    """
+    cores = [_hex(c) for c in data.core_hexes()]
+    cq = sum(c.q for c in cores) / len(cores)
+    cr = sum(c.r for c in cores) / len(cores)
+
+    def angle(n: str) -> float:
+        h = _hex(n)
+        dq, dr = h.q - cq, h.r - cr
+        return math.atan2(1.5 * dr, math.sqrt(3) * (dq + dr / 2))
+
+    hexes = sorted((n for n in placeable() if min(distance(_hex(n), c) for c in cores) == radius),
+                   key=lambda n: (angle(n), n))
+    robots = sorted((u for u in data.deployment().units if u.startswith("R")), key=lambda u: int(u[1:]))
+    step = len(hexes) / len(robots)
+    return {u: hexes[int(i * step)] for i, u in enumerate(robots)}
+
+
+def _deploy(state: State, legal: list[Action]) -> Action:
+    """The next Security Robot to its ``ring_deployment`` hex; then the policy's (the default
+    deployment for the Repairbots, and ready)."""
+    ring = ring_deployment()
+    for u in state.side_units(ROBOTS):
+        if u.hex or u.id not in ring:
+            continue
+        a = next((a for a in legal if a.verb == "place" and a.args.get("unit") == u.id
+                  and a.args.get("at") == ring[u.id]), None)
+        if a is not None:
+            return a
+    return policy(state, ROBOTS, legal)
+
+
 # --- the bot opponent's side -------------------------------------------------------------------
 
 
@@ -460,8 +506,6 @@ def marine_score(state: State) -> float:
 
 
 _STEP_AT = {step: i for i, step in enumerate(flow.TURN_ORDER)}
-ANNIHILATOR_DIRECT = ("deploy", "a_move")
-"""The Annihilator's steps the bot plays by the policy, without a search (``AnnihilatorAI.direct``)."""
 COMBAT = ("a_combat", "h_combat")
 
 
@@ -484,11 +528,12 @@ class AnnihilatorAI(GameAI):
         return s.turn > s0.turn + 1 or here >= _STEP_AT.get(s0.step, 0)
 
     def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
-        """Played by the policy, not searched (docs/ai.md, "The Annihilator: the policy where the
-        search lost"):
+        """Not searched (docs/ai.md, "The Annihilator: the policy where the search lost"):
 
-        - the Annihilator's set-up (4.1) and movement (5.0): against the greedy Marines the
-          rollout player won fewer games as the Annihilator than the policy alone;
+        - the Annihilator's set-up (4.1): the Security Robots round the cores
+          (``ring_deployment``), the Repairbots as the default deployment;
+        - the Annihilator's movement (5.0), by the policy: against the greedy Marines the rollout
+          player won fewer games as the Annihilator than the policy alone;
         - close combat and the Mind Weapon, of both sides (7.1, 7.2), with the Combat Results
           Table: its results fall on the side attacked only, so the policy makes every attack,
           and the search's choices there (an attack left unmade, the Mind Weapon's target) cost
@@ -499,7 +544,9 @@ class AnnihilatorAI(GameAI):
         the Annihilator's advances and repairs (9.0).
         """
         s = cast(State, state)
-        if (seat == ROBOTS and s.step in ANNIHILATOR_DIRECT) or (s.step in COMBAT and s.close_combat == "crt"):
+        if seat == ROBOTS and s.step == "deploy":
+            return _deploy(s, legal)
+        if (seat == ROBOTS and s.step == "a_move") or (s.step in COMBAT and s.close_combat == "crt"):
             return policy(s, seat, legal)
         return None
 
