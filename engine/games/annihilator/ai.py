@@ -19,7 +19,9 @@ left against the robots', and how far the nearest Demolition Squad with a charge
 firing spot. Move ordering puts the policy's action first, then the other actions of the same
 kind by the same measure (``/done`` last while the policy still moves a unit). The bot plays as a
 rollout player (``candidates``): the policy's action and three others, each played on to the same
-step of the next game turn (docs/ai.md, "The rollout player").
+step of the next game turn (docs/ai.md, "The rollout player"). The Annihilator's movement and
+close combat of both sides are the policy's, and the Security Robots set up round the brain
+cores (``direct``; docs/ai.md, "The Annihilator: the policy where the search lost").
 
 Hidden charges (option ``hidden_charges``, 8.1): the Annihilator sees a marker in each hex where a
 charge was set, never its pattern or facing. A determinization samples, for each marked hex, a
@@ -516,7 +518,8 @@ class AnnihilatorAI(GameAI):
     candidates = 4
     """The rollout player (``search.flat``): the policy's action and three others, each played on
     to the same step of the next game turn; against greedy it won 117 of 200 games, and 40 of 40
-    against the random player (docs/ai.md, "The rollout player and /done")."""
+    against the random player (docs/ai.md, "The rollout player and /done"). It now decides the
+    Marines' movement and the Annihilator's advances and repairs only (``direct``)."""
 
     def horizon(self, rules: GameRules, start: BaseModel, state: BaseModel, seat: str) -> bool:
         """A rollout stops one game turn after the decision, at the same step (3.0's sequence):
