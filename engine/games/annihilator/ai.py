@@ -404,9 +404,10 @@ def ring_deployment(radius: int = RING) -> dict[str, str]:
     from the nearer brain core that robots may stand in, in the order round the cores; the
     Repairbots keep the default deployment's hexes beside the cores.
 
-    Near the cores the robots meet the Marines late but together, ganged up; the default
-    deployment spreads them halfway to the hull (docs/ai.md, "The Annihilator: the policy where
-    the search lost").
+    The aim: near the cores the robots meet the Marines late but together, where the default
+    deployment spreads them halfway to the hull. As the Annihilator against the greedy Marines it
+    won 295 of 400 games, 255 with the default deployment (docs/ai.md, "The Annihilator: the
+    policy where the search lost").
     """
     cores = [_hex(c) for c in data.core_hexes()]
     cq = sum(c.q for c in cores) / len(cores)
