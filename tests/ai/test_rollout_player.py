@@ -10,11 +10,15 @@ from pydantic import BaseModel
 
 from bot.opponent import reason_of
 from engine.ai.base import GameAI
+from engine.ai.player import decide
 from engine.ai.rng import Rng
 from engine.ai.search import flat
 from engine.ai.selfplay import Table, bot
+from engine.core.hexes import distance, parse_ccrr
 from engine.core.protocol import Action, GameRules
+from engine.games.annihilator import data
 from engine.games.annihilator.ai import GAME_AI as ANNIHILATOR_AI
+from engine.games.annihilator.ai import RING, policy, ring_deployment
 from engine.games.annihilator.flow import TURN_ORDER
 from engine.games.annihilator.state import State as AnnihilatorState
 from engine.games.chitin.ai import GAME_AI as CHITIN_AI
@@ -161,9 +165,6 @@ def test_5_1_while_the_policy_still_moves_a_unit_the_annihilator_rollout_player_
 
 def _bot_decisions(t: Table, steps: tuple[str, ...]) -> dict[str, tuple[str, Action, dict[str, object], Action]]:
     """For each step in turn: the seat, the bot's action at ``normal`` with its statistics, and the policy's."""
-    from engine.ai.player import decide
-    from engine.games.annihilator.ai import policy
-
     out: dict[str, tuple[str, Action, dict[str, object], Action]] = {}
     for step in steps:
         def there(t: Table, step: str = step) -> bool:
@@ -195,10 +196,6 @@ def test_5_0_7_1_7_2_the_annihilator_s_movement_and_both_sides_close_combat_are_
 
 
 def test_4_1_the_bot_sets_up_its_security_robots_evenly_round_the_brain_cores() -> None:
-    from engine.core.hexes import distance, parse_ccrr
-    from engine.games.annihilator import data
-    from engine.games.annihilator.ai import RING, ring_deployment
-
     ring = ring_deployment()
     cores = [parse_ccrr(c) for c in data.core_hexes()]
     assert len(ring) == 10 and len(set(ring.values())) == 10

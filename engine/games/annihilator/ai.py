@@ -47,6 +47,7 @@ from engine.games.annihilator import data, flow
 from engine.games.annihilator.board import Board, hex_type, move_cost, terrain_key
 from engine.games.annihilator.demolition import pattern_hexes
 from engine.games.annihilator.legal import placeable
+from engine.games.annihilator.rules import initial_units
 from engine.games.annihilator.state import Charge, State, Unit
 
 MARINES, ROBOTS = data.MARINES, data.ANNIHILATOR
@@ -420,7 +421,7 @@ def ring_deployment(radius: int = RING) -> dict[str, str]:
 
     hexes = sorted((n for n in placeable() if min(distance(_hex(n), c) for c in cores) == radius),
                    key=lambda n: (angle(n), n))
-    robots = sorted((u for u in data.deployment().units if u.startswith("R")), key=lambda u: int(u[1:]))
+    robots = [uid for uid, u in initial_units().items() if u.kind == "security"]
     step = len(hexes) / len(robots)
     return {u: hexes[int(i * step)] for i, u in enumerate(robots)}
 
