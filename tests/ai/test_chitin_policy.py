@@ -200,3 +200,41 @@ def test_6_01_7_07_late_in_a_game_a_worker_enters_out_of_an_enemy_warriors_reach
     assert reach(first_move(1, ["1404"]), "1404") <= chitin_ai.ENTRY
     assert reach(first_move(late, ["1404"]), "1404") > chitin_ai.ENTRY
     assert first_move(late, ["0303", "0803", "1303"]).verb == "done"
+
+
+def _state(t: Table) -> State:
+    s = t.state
+    assert isinstance(s, State)
+    return s
+
+
+def _at_first_move_choice(scenario: str) -> Table:
+    """A game of ``scenario`` at the roll for first move (3.02), the armies chosen by the policy."""
+    t = Table("chitin", scenario, {}, dice_seed="ends-0")
+    while _state(t).step != "order":
+        s = _state(t)
+        seat = t.rules.pending_now(s)[0].seat
+        t.play(seat, chitin_ai.policy(s, seat, t.rules.legal_now(s, seat)))
+    return t
+
+
+def test_3_02_the_bot_takes_first_move_and_moving_second_the_south_end() -> None:
+    """3.02: the high roller chooses first move or an end, the other player the rest. The bot
+    rolling high takes the first move; moving second it takes the south end, from which the
+    second mover wins far more often on our map (``SECOND_END``), where the policy takes the
+    north. Played at every level without a search."""
+    for scenario in ("learning", "basic", "advanced"):
+        t = _at_first_move_choice(scenario)
+        high = _state(t).high
+        action, stats = decide("chitin", t.information(high), "normal", "t:order")
+        assert (action.args["pick"], stats) == ("first", {"why": "tactics"})
+        t.play(high, action)
+        s = _state(t)
+        low = t.rules.pending_now(s)[0].seat
+        assert low != high and s.step == "order2"
+        action, stats = decide("chitin", t.information(low), "normal", "t:order2")
+        assert (action.args["pick"], stats) == ("south", {"why": "tactics"}), scenario
+        assert chitin_ai.policy(s, low, t.rules.legal_now(s, low)).args["pick"] == "north"
+        t.play(low, action)
+        s = _state(t)
+        assert s.ends == {low: "south", high: "north"} and s.first == high
