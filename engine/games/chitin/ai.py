@@ -659,7 +659,7 @@ north). On our map (data/maps, reconstructed) the second mover does far better f
 end. Against the policy moving first the patient player won, from the south end and from the
 north: 188 and 85 of 204 Learning games, 92 and 62 of 110 Basic games, 54 and 34 of 106 Advanced
 games; the policy itself, moving second in Learning, 29 and 0 of 100 (docs/ai.md, "The end of the
-map"). Small, Intermediate and Armageddon were not measured: the map is the same."""
+map"). The other scenarios were not measured cleanly; the map is the same."""
 
 
 def tactics(state: State, seat: str, legal: list[Action]) -> Action:
