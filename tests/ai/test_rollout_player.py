@@ -4,6 +4,7 @@ compared on the same dice, the policy's own action kept unless another does bett
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import cast
 
 from pydantic import BaseModel
@@ -18,7 +19,7 @@ from engine.core.hexes import distance, parse_ccrr
 from engine.core.protocol import Action, GameRules
 from engine.games.annihilator import data
 from engine.games.annihilator.ai import GAME_AI as ANNIHILATOR_AI
-from engine.games.annihilator.ai import RING, policy, ring_deployment
+from engine.games.annihilator.ai import RING, bot_policy, policy, ring_deployment
 from engine.games.annihilator.flow import TURN_ORDER
 from engine.games.annihilator.state import State as AnnihilatorState
 from engine.games.chitin.ai import GAME_AI as CHITIN_AI
@@ -226,3 +227,23 @@ def test_7_1_with_the_close_assault_system_an_attacker_may_fall_and_the_search_d
                            ("a_move", "a_combat"))
     assert found["a_move"][2] == {"why": "tactics"}
     assert found["a_combat"][2].get("kind") == "rollouts", found["a_combat"][2]
+
+
+def test_7_1_7_2_the_bot_s_marines_keep_apart_where_the_greedy_marines_march_in_stacks() -> None:
+    # A Mind Weapon strike (7.2) and a robots' attack (7.1) fall on every Marine of the hex: the
+    # bot's Marines end their moves apart (docs/ai.md, "The Marines apart"); the greedy player of
+    # tests/support keeps the policy without it and marches in the three stacks it landed in (4.2)
+    t = drive(Table("annihilator", "standard", dice_seed="apart"),
+              lambda t: cast(AnnihilatorState, t.state).step == "h_move" and cast(AnnihilatorState, t.state).turn >= 1)
+    s = cast(AnnihilatorState, t.state)
+    assert sorted(Counter(u.hex for u in s.side_units("Marines")).values()) == [3, 3, 3]
+    legal = t.rules.legal_now(s, "Marines")
+    assert ANNIHILATOR_AI.order(t.rules, s, "Marines", legal, Rng("apart"))[0] == bot_policy(s, "Marines", legal)
+    stacks = {}
+    for name, pick in (("greedy", policy), ("bot", bot_policy)):
+        u = Table("annihilator", "standard", dice_seed="apart")
+        u.states, u.log = list(t.states), list(t.log)
+        while cast(AnnihilatorState, u.state).step == "h_move":
+            u.play("Marines", pick(cast(AnnihilatorState, u.state), "Marines", u.rules.legal_now(u.state, "Marines")))
+        stacks[name] = sorted(Counter(m.hex for m in cast(AnnihilatorState, u.state).side_units("Marines")).values())
+    assert stacks == {"greedy": [3, 3, 3], "bot": [1] * 9}
