@@ -18,8 +18,8 @@ from engine.ai.selfplay import Table, bot
 from engine.core.hexes import distance, parse_ccrr
 from engine.core.protocol import Action, GameRules
 from engine.games.annihilator import data
+from engine.games.annihilator.ai import APART, RING, bot_policy, policy, ring_deployment
 from engine.games.annihilator.ai import GAME_AI as ANNIHILATOR_AI
-from engine.games.annihilator.ai import RING, bot_policy, policy, ring_deployment
 from engine.games.annihilator.flow import TURN_ORDER
 from engine.games.annihilator.state import State as AnnihilatorState
 from engine.games.chitin.ai import GAME_AI as CHITIN_AI
@@ -165,7 +165,7 @@ def test_5_1_while_the_policy_still_moves_a_unit_the_annihilator_rollout_player_
 
 
 def _bot_decisions(t: Table, steps: tuple[str, ...]) -> dict[str, tuple[str, Action, dict[str, object], Action]]:
-    """For each step in turn: the seat, the bot's action at ``normal`` with its statistics, and the policy's."""
+    """For each step in turn: the seat, the bot's action at ``normal`` with its statistics, and its policy's."""
     out: dict[str, tuple[str, Action, dict[str, object], Action]] = {}
     for step in steps:
         def there(t: Table, step: str = step) -> bool:
@@ -176,7 +176,7 @@ def _bot_decisions(t: Table, steps: tuple[str, ...]) -> dict[str, tuple[str, Act
         s = cast(AnnihilatorState, t.state)
         seat = t.rules.pending_now(s)[0].seat
         action, stats = decide("annihilator", t.information(seat), "normal", f"direct:{step}")
-        out[step] = (seat, action, stats, policy(s, seat, t.rules.legal_now(s, seat)))
+        out[step] = (seat, action, stats, bot_policy(s, seat, t.rules.legal_now(s, seat)))
         t.play(seat, action)
     return out
 
@@ -247,3 +247,32 @@ def test_7_1_7_2_the_bot_s_marines_keep_apart_where_the_greedy_marines_march_in_
             u.play("Marines", pick(cast(AnnihilatorState, u.state), "Marines", u.rules.legal_now(u.state, "Marines")))
         stacks[name] = sorted(Counter(m.hex for m in cast(AnnihilatorState, u.state).side_units("Marines")).values())
     assert stacks == {"greedy": [3, 3, 3], "bot": [1] * 9}
+
+
+def test_7_1_the_bot_s_security_robots_gang_up_where_the_greedy_robots_come_one_at_a_time() -> None:
+    # A robot alone attacks a lone Assault Squad at 1-2 (3 against 4) and falls to its answer at 2-1;
+    # a D or X falls on every unit of the hex (7.1). The bot's robots first gang up, as many as reach
+    # a Marine for 2-1 or better, or for 1-2 or better near a firing spot (docs/ai.md, "Robots that
+    # gang up"); the greedy player's robots come one by one to the nearest Marines
+    t = Table("annihilator", "standard", dice_seed="together")
+    while cast(AnnihilatorState, t.state).step != "a_move":
+        seat = t.rules.pending_now(t.state)[0].seat
+        t.play(seat, policy(cast(AnnihilatorState, t.state), seat, t.rules.legal_now(t.state, seat),
+                            apart=APART if seat == "Marines" else 0.0))
+    s = cast(AnnihilatorState, t.state)
+    assert max(Counter(u.hex for u in s.side_units("Marines")).values()) == 1  # Marines that keep apart
+    odds: dict[str, list[float]] = {}
+    for name, pick in (("greedy", policy), ("bot", bot_policy)):
+        u = Table("annihilator", "standard", dice_seed="together")
+        u.states, u.log = list(t.states), list(t.log)
+        while cast(AnnihilatorState, u.state).step == "a_move":
+            u.play("Annihilator", pick(cast(AnnihilatorState, u.state), "Annihilator",
+                                       u.rules.legal_now(u.state, "Annihilator")))
+        after = cast(AnnihilatorState, u.state)
+        fights = {m.hex for m in after.side_units("Marines")} & {r.hex for r in after.side_units("Annihilator")}
+        odds[name] = sorted(sum(r.utype.attack for r in after.at(h) if not r.human)
+                            / sum(m.utype.defence for m in after.at(h) if m.human) for h in fights)
+    # greedy: five fights, one of them a robot alone against an Assault Squad (1-2), none at 2-1
+    assert len(odds["greedy"]) >= 4 and min(odds["greedy"]) < 1 and max(odds["greedy"]) < 2, odds
+    # the bot: no robot alone against an Assault Squad, and a fight at 2-1
+    assert min(odds["bot"]) >= 1 and max(odds["bot"]) >= 2, odds
