@@ -107,6 +107,15 @@ def _field(state: State, human: bool, sources: dict[str, float], extra: dict[str
     return best
 
 
+def _by_hex(state: State, side: str) -> dict[str, list[Unit]]:
+    """A side's units on the map, by hex."""
+    out: dict[str, list[Unit]] = {}
+    for u in state.side_units(side):
+        if u.hex:
+            out.setdefault(u.hex, []).append(u)
+    return out
+
+
 def _blast(charge: Charge) -> list[tuple[str, str]]:
     """(hex, odds column) of each map hex a charge attacks."""
     nums = data.hex_numbers()
@@ -259,14 +268,8 @@ def _charge(state: State, legal: list[Action]) -> Action | None:
     for c in state.charges + state.orders:
         for h, p in _core_hits(state, c):
             survive[h] *= 1 - p
-    marines_at: dict[str, list[Unit]] = {}
-    for u in state.side_units(MARINES):
-        if u.hex:
-            marines_at.setdefault(u.hex, []).append(u)
-    robots_at: dict[str, int] = {}
-    for u in state.side_units(ROBOTS):
-        if u.hex:
-            robots_at[u.hex] = robots_at.get(u.hex, 0) + 1
+    marines_at = _by_hex(state, MARINES)
+    robots_at = {h: len(units) for h, units in _by_hex(state, ROBOTS).items()}
     spots = _spots(state)
     routes: dict[str, set[str]] = {}
     best, best_value = None, WORTH
@@ -456,33 +459,22 @@ def _gang_move(state: State, legal: list[Action]) -> Action | None:
     if not reach:
         return None
     spot = _spot_field(state)
-    marines: dict[str, list[Unit]] = {}
-    for u in state.side_units(MARINES):
-        if u.hex:
-            marines.setdefault(u.hex, []).append(u)
-    robots: dict[str, int] = {}
-    for u in state.side_units(ROBOTS):
-        if u.hex:
-            robots[u.hex] = robots.get(u.hex, 0) + 1
-    security: dict[str, int] = {}
-    free: list[Unit] = []
-    for u in state.side_units(ROBOTS):
-        if u.hex and u.kind == "security":
-            security[u.hex] = security.get(u.hex, 0) + 1
-            if u.id in reach and u.hex not in marines:
-                free.append(u)
+    marines = _by_hex(state, MARINES)
+    robots = _by_hex(state, ROBOTS)
+    free = [u for units in robots.values() for u in units
+            if u.kind == "security" and u.id in reach and u.hex not in marines]
     attack = data.units().types["security"].attack
     most, least, urgent = GANG
     for h in sorted(marines, key=lambda h: (-_threat(marines[h], spot.get(h, 60.0)), h)):
         defence = sum(u.utype.defence for u in marines[h])
-        have = security.get(h, 0)
+        have = sum(1 for u in robots.get(h, ()) if u.kind == "security")
         need = least
         if spot.get(h, 60.0) <= URGENT and any(u.charges for u in marines[h]):
             need = urgent
         can = [u for u in free if h in reach[u.id]]
         if attack * (have + len(can)) < need * defence:
             continue  # not enough robots in reach for the odds: leave it to the others' approach
-        want = min(math.ceil(most * defence / attack - 1e-9) - have, len(can), STACK_LIMIT[ROBOTS] - robots.get(h, 0))
+        want = min(math.ceil(most * defence / attack - 1e-9) - have, len(can), STACK_LIMIT[ROBOTS] - len(robots.get(h, ())))
         if want <= 0:
             continue  # enough robots there already
         first = min(can, key=lambda u: (sum(1 for m in marines if m in reach[u.id]), u.id))
