@@ -5,6 +5,7 @@ compared on the same dice, the policy's own action kept unless another does bett
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import cast
 
 from pydantic import BaseModel
@@ -229,6 +230,16 @@ def test_7_1_with_the_close_assault_system_an_attacker_may_fall_and_the_search_d
     assert found["a_combat"][2].get("kind") == "rollouts", found["a_combat"][2]
 
 
+def _step_by(t: Table, seat: str, pick: Callable[[AnnihilatorState, str, list[Action]], Action]) -> AnnihilatorState:
+    """A copy of ``t`` (same dice) played on by ``pick`` for ``seat`` until the current step ends; ``t`` stays."""
+    u = Table("annihilator", "standard", dice_seed=t.dice_seed)
+    u.states, u.log = list(t.states), list(t.log)
+    step = cast(AnnihilatorState, u.state).step
+    while cast(AnnihilatorState, u.state).step == step:
+        u.play(seat, pick(cast(AnnihilatorState, u.state), seat, u.rules.legal_now(u.state, seat)))
+    return cast(AnnihilatorState, u.state)
+
+
 def test_7_1_7_2_the_bot_s_marines_keep_apart_where_the_greedy_marines_march_in_stacks() -> None:
     # A Mind Weapon strike (7.2) and a robots' attack (7.1) fall on every Marine of the hex: the
     # bot's Marines end their moves apart (docs/ai.md, "The Marines apart"); the greedy player of
@@ -241,11 +252,8 @@ def test_7_1_7_2_the_bot_s_marines_keep_apart_where_the_greedy_marines_march_in_
     assert ANNIHILATOR_AI.order(t.rules, s, "Marines", legal, Rng("apart"))[0] == bot_policy(s, "Marines", legal)
     stacks = {}
     for name, pick in (("greedy", policy), ("bot", bot_policy)):
-        u = Table("annihilator", "standard", dice_seed="apart")
-        u.states, u.log = list(t.states), list(t.log)
-        while cast(AnnihilatorState, u.state).step == "h_move":
-            u.play("Marines", pick(cast(AnnihilatorState, u.state), "Marines", u.rules.legal_now(u.state, "Marines")))
-        stacks[name] = sorted(Counter(m.hex for m in cast(AnnihilatorState, u.state).side_units("Marines")).values())
+        after = _step_by(t, "Marines", pick)
+        stacks[name] = sorted(Counter(m.hex for m in after.side_units("Marines")).values())
     assert stacks == {"greedy": [3, 3, 3], "bot": [1] * 9}
 
 
@@ -263,12 +271,7 @@ def test_7_1_the_bot_s_security_robots_gang_up_where_the_greedy_robots_come_one_
     assert max(Counter(u.hex for u in s.side_units("Marines")).values()) == 1  # Marines that keep apart
     odds: dict[str, list[float]] = {}
     for name, pick in (("greedy", policy), ("bot", bot_policy)):
-        u = Table("annihilator", "standard", dice_seed="together")
-        u.states, u.log = list(t.states), list(t.log)
-        while cast(AnnihilatorState, u.state).step == "a_move":
-            u.play("Annihilator", pick(cast(AnnihilatorState, u.state), "Annihilator",
-                                       u.rules.legal_now(u.state, "Annihilator")))
-        after = cast(AnnihilatorState, u.state)
+        after = _step_by(t, "Annihilator", pick)
         fights = {m.hex for m in after.side_units("Marines")} & {r.hex for r in after.side_units("Annihilator")}
         odds[name] = sorted(sum(r.utype.attack for r in after.at(h) if not r.human)
                             / sum(m.utype.defence for m in after.at(h) if m.human) for h in fights)
