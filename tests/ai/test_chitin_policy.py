@@ -218,6 +218,62 @@ def _at_first_move_choice(scenario: str) -> Table:
     return t
 
 
+def _advanced_red_to_move() -> State:
+    """An empty Advanced board (command control, 8.03), Red to move, Blue having moved first."""
+    s = position("advanced", active="Red")
+    s.first = "Blue"
+    return s
+
+
+def test_8_031_a_basic_goes_to_warriors_no_other_basic_controls() -> None:
+    """Command control (8.031, 8.033): a warrior whose megahex holds none of its Basics when its
+    move begins is disrupted. A Gantua and a Low Render share a megahex with a Basic; a Phlanx
+    stands alone in the next one. The policy sends the free Basic where the most warriors are,
+    to the megahex already controlled; the patient player sends it to the Phlanx."""
+    s = _advanced_red_to_move()
+    put(s, "R1", "GT3", "0811", face="S")
+    put(s, "R2", "LR3", "0810", face="S")
+    put(s, "R3", "B", "0812")
+    put(s, "R4", "PX3", "1311", face="S")
+    put(s, "R5", "B", "1009")
+    put(s, "B1", "GT3", "0820", face="N")
+    s = begin(s)
+    for cid in ("R1", "R2", "R3", "R4"):
+        s.counters[cid].moved = True
+    g = geo()
+    legal = RULES.legal_actions(s, "Red")
+
+    def megahex(a: Action) -> object:
+        assert a.verb == "move" and a.args["stack"] == "R5"
+        return g.mega[g.hex_of[str(a.args["to"])]]
+
+    assert megahex(chitin_ai.policy(s, "Red", legal)) == g.mega[g.hex_of["0811"]]
+    assert megahex(chitin_ai.tactics(s, "Red", legal)) == g.mega[g.hex_of["1311"]]
+
+
+def test_8_031_7_07_a_basic_controls_its_warriors_from_a_hex_the_enemy_cannot_reach() -> None:
+    """A Basic joining a Gantua's megahex (8.031) may stand on either side of it. A Basic alone
+    (defence 1) is overrun (7.07) or attacked by any warrior that reaches it; an enemy Gantua five
+    hexes south could next turn (charging, 8.021) reach the hexes south of ours. The patient player
+    puts the Basic on the far side, where the policy puts it in reach."""
+    s = _advanced_red_to_move()
+    put(s, "R1", "GT3", "0811", face="S")
+    put(s, "R5", "B", "0807")
+    put(s, "B1", "GT3", "0816", face="N")
+    put(s, "B2", "B", "0817")
+    s = begin(s)
+    s.counters["R1"].moved = True
+    g = geo()
+    reach = chitin_ai.enemy_reach(s, Index(s), "Red")
+    legal = RULES.legal_actions(s, "Red")
+    for player, exposed in ((chitin_ai.policy, True), (chitin_ai.tactics, False)):
+        a = player(s, "Red", legal)
+        assert a.verb == "move" and a.args["stack"] == "R5"
+        to = g.hex_of[str(a.args["to"])]
+        assert g.mega[to] == g.mega[g.hex_of["0811"]]
+        assert (to in reach) is exposed, player.__name__
+
+
 def test_3_02_the_bot_takes_first_move_and_moving_second_the_south_end() -> None:
     """3.02: the high roller chooses first move or an end, the other player the rest. The bot
     rolling high takes the first move; moving second it takes the south end, from which the

@@ -49,7 +49,7 @@ from engine.ai.base import GameAI, first_of, squash
 from engine.ai.rng import Rng, RngDice
 from engine.core.hexes import Hex, direction, distance
 from engine.core.protocol import Action, GameRules
-from engine.games.chitin import flow
+from engine.games.chitin import flow, movement
 from engine.games.chitin.board import (
     DIRS,
     Index,
@@ -62,6 +62,7 @@ from engine.games.chitin.board import (
     strength,
 )
 from engine.games.chitin.combat import adds, attack_choices, battle_odds, battles, enemies_in_front, unmet
+from engine.games.chitin.data import unit_type
 from engine.games.chitin.state import Counter, Pair, State
 
 # Armies for the scenarios where players choose (rule 3.03); each spends exactly the scenario's points.
@@ -264,9 +265,18 @@ def _move(state: State, seat: str, legal: list[Action], standoff: float = 0.0) -
         return dangers[to]
 
     # a Basic goes with the warriors (one per warrior on the map, so a stack counts as often as it
-    # holds warriors): how many share the destination's megahex, how near the nearest is
+    # holds warriors): how many share the destination's megahex, how near the nearest is; the
+    # patient player's Basics also spread over the warriors' megahexes (``COVER``) and keep out of
+    # the enemy's reach (``BASIC_SAFE``)
     warrior_hexes = [g.hex_of[x.hex] for x in state.mine(seat) if role(x) == "warrior" and x.where == "map"]
-    escort: dict[Hex, float] = {}
+    escort: dict[tuple[str, Hex], float] = {}
+    exposed: list[set[Hex]] = []
+
+    def in_reach(here: Hex) -> bool:
+        """Whether an enemy warrior stack could reach ``here`` or a hex next to it next turn."""
+        if not exposed:
+            exposed.append(enemy_reach(state, idx, seat))
+        return here in exposed[0]
 
     # the hex distance from a destination to the nearest enemy stack (the centre when there is
     # none), asked for every move of every fighter: worked out once a destination
@@ -314,12 +324,21 @@ def _move(state: State, seat: str, legal: list[Action], standoff: float = 0.0) -
             here = g.hex_of[to] if to else None
             if here is None:
                 return 50.0
-            if here not in escort:
+            key = (c.id if standoff else "", here)
+            if key not in escort:
                 mega = g.mega[here]
-                near = sum(1 for x in warrior_hexes if g.mega[x] == mega)
+                if key[0]:
+                    others = {g.mega[g.hex_of[x.hex]] for x in state.mine(seat)
+                              if x.type == "B" and x.where == "map" and x.id != c.id}
+                    weight = COVER if mega in others else 1.0
+                else:
+                    weight = 1.0
+                near = weight * sum(1 for x in warrior_hexes if g.mega[x] == mega)
                 spread = min(distance(here, x) for x in warrior_hexes)
-                escort[here] = -10.0 * near + spread
-            return escort[here] + (3 if to in chit_hexes else 0)
+                escort[key] = -10.0 * near + spread
+            safe = BASIC_SAFE if standoff and state.advanced and in_reach(here) and not any(
+                role(x) == "warrior" for x in idx.stack(here, seat)) else 0.0
+            return escort[key] + safe + (3 if to in chit_hexes else 0)
         if not to:
             return 100.0
         here = g.hex_of[to]
@@ -360,6 +379,26 @@ def _move(state: State, seat: str, legal: list[Action], standoff: float = 0.0) -
                 if any(in_front(h, d, n) and idx.side_at(n) not in (None, seat) for n in g.nbrs[h]):
                     return a
     return next(a for a in legal if a.verb == "done")
+
+
+def enemy_reach(state: State, idx: Index, seat: str) -> set[Hex]:
+    """The hexes the enemy's warrior stacks could move to in their next movement phase (their
+    full allowance, a charge's two more where they may charge: 8.021), and the hexes next to
+    those: where a unit of ``seat`` may be attacked or overrun (7.07) next turn."""
+    g = geo()
+    enemy = _enemy(state, seat)
+    out: set[Hex] = set()
+    for e, st in idx.ground.items():
+        ws = [c.model_copy(update={"mp": unit_type(c.type).move}) for c in st if c.side == enemy and role(c) == "warrior"]
+        if not ws:
+            continue
+        charge = not any(c.disrupted for c in ws) and all(unit_type(c.type).charge for c in ws)
+        for to in movement.reach(state, idx, enemy, ws, e, charge=charge):
+            if to != "off":
+                h = g.hex_of[to]
+                out.add(h)
+                out.update(g.nbrs[h])
+    return out
 
 
 def _face(state: State, seat: str, legal: list[Action]) -> Action:
@@ -530,6 +569,14 @@ In the advanced scenarios waiting made such games more common (3 of 60 Small gam
 it is not done there."""
 CARRIER = 4.0
 """What an enemy chit carrier is worth as a target, over its strength."""
+COVER = 0.2
+"""In the advanced scenarios (command control, 8.03), what a warrior counts for a Basic moving
+into its megahex when another Basic is there already (a warrior with no Basic counts 1): the
+Basics spread over the warriors' megahexes instead of joining the most crowded one."""
+BASIC_SAFE = 15.0
+"""In the advanced scenarios, what a Basic pays for ending its move where an enemy warrior could
+attack or overrun it next turn (``enemy_reach``), unless it stands with a warrior: one warrior
+fewer controlled is 10."""
 
 
 def attack_strength(idx: Index, seat: str, stack: list[Counter], at: Hex, target: Hex) -> int:
