@@ -255,23 +255,27 @@ def test_8_031_7_07_a_basic_controls_its_warriors_from_a_hex_the_enemy_cannot_re
     """A Basic joining a Gantua's megahex (8.031) may stand on either side of it. A Basic alone
     (defence 1) is overrun (7.07) or attacked by any warrior that reaches it; an enemy Gantua five
     hexes south could next turn (charging, 8.021) reach the hexes south of ours. The patient player
-    puts the Basic on the far side, where the policy puts it in reach."""
-    s = _advanced_red_to_move()
-    put(s, "R1", "GT3", "0811", face="S")
-    put(s, "R5", "B", "0807")
-    put(s, "B1", "GT3", "0816", face="N")
-    put(s, "B2", "B", "0817")
-    s = begin(s)
-    s.counters["R1"].moved = True
+    puts the Basic on the far side, where the policy puts it in reach. After player-turn ``LATE``
+    it no longer minds the reach: a game where its Basics stayed away from a lone warrior (in reach
+    of enemies that could not move up to it, all disrupted, 7.064) went on to the action cap."""
     g = geo()
-    reach = chitin_ai.enemy_reach(s, Index(s), "Red")
-    legal = RULES.legal_actions(s, "Red")
-    for player, exposed in ((chitin_ai.policy, True), (chitin_ai.tactics, False)):
-        a = player(s, "Red", legal)
-        assert a.verb == "move" and a.args["stack"] == "R5"
-        to = g.hex_of[str(a.args["to"])]
-        assert g.mega[to] == g.mega[g.hex_of["0811"]]
-        assert (to in reach) is exposed, player.__name__
+    for turn, shy in ((1, True), (chitin_ai.LATE + 1, False)):
+        s = _advanced_red_to_move()
+        s.turn = turn
+        put(s, "R1", "GT3", "0811", face="S")
+        put(s, "R5", "B", "0807")
+        put(s, "B1", "GT3", "0816", face="N")
+        put(s, "B2", "B", "0817")
+        s = begin(s)
+        s.counters["R1"].moved = True
+        reach = chitin_ai.enemy_reach(s, Index(s), "Red")
+        legal = RULES.legal_actions(s, "Red")
+        for player, exposed in ((chitin_ai.policy, True), (chitin_ai.tactics, not shy)):
+            a = player(s, "Red", legal)
+            assert a.verb == "move" and a.args["stack"] == "R5"
+            to = g.hex_of[str(a.args["to"])]
+            assert g.mega[to] == g.mega[g.hex_of["0811"]]
+            assert (to in reach) is exposed, (turn, player.__name__)
 
 
 def test_3_02_the_bot_takes_first_move_and_moving_second_the_south_end() -> None:

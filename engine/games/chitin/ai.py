@@ -336,7 +336,7 @@ def _move(state: State, seat: str, legal: list[Action], standoff: float = 0.0) -
                 near = weight * sum(1 for x in warrior_hexes if g.mega[x] == mega)
                 spread = min(distance(here, x) for x in warrior_hexes)
                 escort[key] = -10.0 * near + spread
-            safe = BASIC_SAFE if standoff and state.advanced and in_reach(here) and not any(
+            safe = BASIC_SAFE if standoff and state.advanced and state.turn <= LATE and in_reach(here) and not any(
                 role(x) == "warrior" for x in idx.stack(here, seat)) else 0.0
             return escort[key] + safe + (3 if to in chit_hexes else 0)
         if not to:
@@ -574,9 +574,11 @@ COVER = 0.2
 into its megahex when another Basic is there already (a warrior with no Basic counts 1): the
 Basics spread over the warriors' megahexes instead of joining the most crowded one."""
 BASIC_SAFE = 15.0
-"""In the advanced scenarios, what a Basic pays for ending its move where an enemy warrior could
-attack or overrun it next turn (``enemy_reach``), unless it stands with a warrior: one warrior
-fewer controlled is 10."""
+"""In the advanced scenarios, up to player-turn ``LATE``, what a Basic pays for ending its move
+where an enemy warrior could attack or overrun it next turn (``enemy_reach``), unless it stands
+with a warrior: one warrior fewer controlled is 10. Later it pays nothing: a lone warrior left
+without control, next to a chit, with disrupted enemies that could not close on it, held the
+chit for ever (docs/ai.md, "Chitin Advanced: the Basics")."""
 
 
 def attack_strength(idx: Index, seat: str, stack: list[Counter], at: Hex, target: Hex) -> int:
