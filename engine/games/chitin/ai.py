@@ -270,6 +270,11 @@ def _move(state: State, seat: str, legal: list[Action], standoff: float = 0.0) -
     # the enemy's reach (``BASIC_SAFE``)
     warrior_hexes = [g.hex_of[x.hex] for x in state.mine(seat) if role(x) == "warrior" and x.where == "map"]
     escort: dict[tuple[str, Hex], float] = {}
+    basic_megas: dict[Hex, int] = {}
+    for x in state.mine(seat):
+        if x.type == "B" and x.where == "map":
+            m = g.mega[g.hex_of[x.hex]]
+            basic_megas[m] = basic_megas.get(m, 0) + 1
     exposed: list[set[Hex]] = []
 
     def in_reach(here: Hex) -> bool:
@@ -327,12 +332,9 @@ def _move(state: State, seat: str, legal: list[Action], standoff: float = 0.0) -
             key = (c.id if standoff else "", here)
             if key not in escort:
                 mega = g.mega[here]
-                if key[0]:
-                    others = {g.mega[g.hex_of[x.hex]] for x in state.mine(seat)
-                              if x.type == "B" and x.where == "map" and x.id != c.id}
-                    weight = COVER if mega in others else 1.0
-                else:
-                    weight = 1.0
+                # another of seat's Basics already in that megahex (this one's own hex aside)
+                others = basic_megas.get(mega, 0) - (1 if c.where == "map" and g.mega[g.hex_of[c.hex]] == mega else 0)
+                weight = COVER if key[0] and others > 0 else 1.0
                 near = weight * sum(1 for x in warrior_hexes if g.mega[x] == mega)
                 spread = min(distance(here, x) for x in warrior_hexes)
                 escort[key] = -10.0 * near + spread
