@@ -36,15 +36,18 @@ golden: $(DEV_STAMP)
 
 # The bot's series spread their games over AI_WORKERS processes (default: one a core).
 AI_WORKERS ?= $(shell nproc 2>/dev/null || echo 1)
+# Every finished game of a series is kept here, for the same code; a stopped run plays on where it
+# stopped when run again (tests/ai/league.py). AI_BENCH_RESULTS= (empty) plays every game.
+AI_BENCH_RESULTS ?= .bench-ai/results.jsonl
 
 soak: $(DEV_STAMP)
 	ANNIHILATOR_PLAYOUTS=1000 $(BIN)/pytest tests/annihilator/test_playouts.py
 	CHITIN_PLAYOUTS=1000 $(BIN)/pytest tests/chitin/test_playouts.py -k uniform
-	AI_WORKERS=$(AI_WORKERS) AI_SOAK=1 $(BIN)/pytest tests/ai/test_soak.py -s -p no:randomly
+	AI_WORKERS=$(AI_WORKERS) AI_BENCH_RESULTS=$(AI_BENCH_RESULTS) AI_SOAK=1 $(BIN)/pytest tests/ai/test_soak.py -s -p no:randomly
 
 # The bot opponent's strength and decision times (docs/ai.md); AI_BENCH_GAMES=200 for the full series.
 bench-ai: $(DEV_STAMP)
-	AI_WORKERS=$(AI_WORKERS) AI_BENCH=1 $(BIN)/pytest tests/benchmarks/test_ai_bench.py -s -p no:randomly
+	AI_WORKERS=$(AI_WORKERS) AI_BENCH_RESULTS=$(AI_BENCH_RESULTS) AI_BENCH=1 $(BIN)/pytest tests/benchmarks/test_ai_bench.py -s -p no:randomly
 
 clean:
 	rm -rf $(VENV)

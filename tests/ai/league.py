@@ -3,18 +3,27 @@
 Players: the bot at a level (``easy``, ``normal``, ``hard``: it sees its ``Information`` only),
 ``greedy`` (the policies of tests/support, which read the whole state: an opponent, not the
 bot) and ``random`` (uniform over the legal actions). Seats alternate game by game.
+
+A series of 200 games takes hours, so with ``AI_BENCH_RESULTS`` set (``make bench-ai`` and
+``make soak`` set it) every finished game is written to that file as soon as it ends, and a
+series asked again plays only the games the file does not hold for the same code: a run that is
+stopped loses only the games under way, and the figures are the same as from one run.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import multiprocessing
 import os
 import random
 import statistics
 import time
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from types import SimpleNamespace
 
 from engine.ai.selfplay import Decider, Table, bot, play, uniform
@@ -63,6 +72,25 @@ def make(kind: str, seed: int, times: list[float] | None = None) -> Decider:
     return timed
 
 
+ROOT = Path(__file__).resolve().parents[2]
+CODE = ("engine", "data", "tests/support", "tests/ai/league.py")
+"""What a game's result depends on: the rules and the players, their data, the greedy opponents
+and this file. A stored result counts only for the code it was played with."""
+
+
+def fingerprint(root: Path = ROOT) -> str:
+    """A hash of every file of ``CODE`` (paths and contents): any change of the code gives another."""
+    h = hashlib.sha256()
+    for part in CODE:
+        top = root / part
+        files = [top] if top.is_file() else sorted(f for f in top.rglob("*") if f.is_file())
+        for f in files:
+            if "__pycache__" in f.parts or f.suffix == ".pyc":
+                continue
+            h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
 @dataclass
 class Series:
     game: str
@@ -80,6 +108,8 @@ class Series:
     errors: list[str] = field(default_factory=list)
     by_seat: dict[str, list[int]] = field(default_factory=dict)
     """``a``'s wins and games by the seat it held (issue 15 asks for Annihilator "as each side")."""
+    stored: int = 0
+    """Games read from the results file (played by an earlier run of the same code), not played now."""
 
     def seats_text(self) -> str:
         """``a``'s wins by seat, as "as Marines 7/10, as Annihilator 6/10"."""
@@ -97,7 +127,8 @@ class Series:
                 f"draws {self.draws:3}  length median {lengths[len(lengths) // 2]:5} longest {self.longest:5}"
                 + (f"  {self.a} decision p95 {p95:.2f}s" if self.a_times else "")
                 + (f"  ({self.seats_text()})" if len(self.by_seat) > 1 else "")
-                + (f"  ERRORS {len(self.errors)}: {self.errors[0]}" if self.errors else ""))
+                + (f"  ERRORS {len(self.errors)}: {self.errors[0]}" if self.errors else "")
+                + (f"  [{self.stored} of the games from {results_path()}]" if self.stored else ""))
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -137,7 +168,10 @@ class _Game:
     seat_a: str = ""
 
 
-def _game(job: tuple[str, str, dict[str, str], str, str, int, int, bool]) -> _Game:
+Job = tuple[str, str, dict[str, str], str, str, int, int, bool]
+
+
+def _game(job: Job) -> _Game:
     game, scenario, options, a, b, i, cap, time_a = job
     out = _Game()
     table = Table(game, scenario, options, dice_seed=f"league-{game}-{scenario}-{i}")
@@ -158,21 +192,95 @@ def _game(job: tuple[str, str, dict[str, str], str, str, int, int, bool]) -> _Ga
     return out
 
 
+def results_path() -> Path | None:
+    """The results file (``AI_BENCH_RESULTS``), or None: every game is played."""
+    name = os.environ.get("AI_BENCH_RESULTS", "")
+    return Path(name) if name else None
+
+
+def _key(job: Job, code: str) -> str:
+    game, scenario, options, a, b, i, cap, time_a = job
+    # decision times are kept only for the clock they were read by (AI_BENCH_CLOCK)
+    timing = os.environ.get("AI_BENCH_CLOCK", "wall") if time_a else ""
+    return json.dumps([code, game, scenario, sorted(options.items()), a, b, i, cap, timing])
+
+
+class Results:
+    """The results file: one JSON line a finished game, ``{"key": ..., "game": ...}``.
+
+    Lines are only ever appended, each with one write, flushed and synced before the next game
+    is counted; a line cut short by a stop (or not JSON) is skipped when read, and the first of
+    two lines with the same key is the one used."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def read(self) -> dict[str, _Game]:
+        out: dict[str, _Game] = {}
+        if not self.path.exists():
+            return out
+        for line in self.path.read_text(encoding="utf-8").splitlines():
+            try:
+                row = json.loads(line)
+                out.setdefault(row["key"], _Game(**row["game"]))
+            except (ValueError, KeyError, TypeError):
+                continue
+        return out
+
+    def add(self, key: str, result: _Game) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        line = json.dumps({"key": key, "game": asdict(result)}) + "\n"
+        with self.path.open("ab") as f:
+            if f.tell() and not self._ends_a_line():  # after a line cut short: a line of its own
+                line = "\n" + line
+            f.write(line.encode())
+            f.flush()
+            os.fsync(f.fileno())
+
+    def _ends_a_line(self) -> bool:
+        with self.path.open("rb") as f:
+            f.seek(-1, os.SEEK_END)
+            return f.read(1) == b"\n"
+
+
+def _played(jobs: list[Job], n: int) -> Iterator[tuple[Job, _Game]]:
+    """Each job with its game, as the games end, over ``n`` processes."""
+    if n <= 1:
+        for job in jobs:
+            yield job, _game(job)
+        return
+    # fork where there is one, as bot/boards.py: a worker knows the games registered here (the toy game too)
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context(method))
+    finished = False
+    try:
+        futures = {pool.submit(_game, job): job for job in jobs}
+        for done in as_completed(futures):
+            yield futures[done], done.result()
+        finished = True
+    finally:  # stopped (Ctrl-C): the games not begun are dropped, not played out first
+        pool.shutdown(wait=finished, cancel_futures=not finished)
+
+
 def series(game: str, scenario: str, options: dict[str, str], a: str, b: str, games: int,
            cap: int = 6000, first_seed: int = 0, time_a: bool = False, processes: int | None = None) -> Series:
     """``games`` games of ``a`` against ``b``, ``a`` taking each seat in turn, over ``processes``
-    worker processes (default ``workers()``); the figures do not depend on how many."""
+    worker processes (default ``workers()``); the figures do not depend on how many, nor on how
+    many of the games come from the results file (``AI_BENCH_RESULTS``)."""
     out = Series(game, scenario, options, a, b)
-    jobs = [(game, scenario, options, a, b, i, cap, time_a) for i in range(first_seed, first_seed + games)]
-    n = min(processes or workers(), len(jobs))
-    if n > 1:
-        # fork where there is one, as bot/boards.py: a worker knows the games registered here (the toy game too)
-        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context(method)) as pool:
-            results = list(pool.map(_game, jobs))
-    else:
-        results = [_game(job) for job in jobs]
-    for r in results:  # in seed order, whichever process played it
+    jobs: list[Job] = [(game, scenario, options, a, b, i, cap, time_a) for i in range(first_seed, first_seed + games)]
+    path = results_path()
+    store = Results(path) if path else None
+    code = fingerprint() if store else ""
+    found = store.read() if store else {}
+    results = {job[5]: found[_key(job, code)] for job in jobs if _key(job, code) in found}
+    out.stored = len(results)
+    todo = [job for job in jobs if job[5] not in results]
+    for job, r in _played(todo, min(processes or workers(), len(todo))):
+        results[job[5]] = r
+        if store and not r.error:  # a crash is played again next time, to be seen again
+            store.add(_key(job, code), r)
+    for _, r in sorted(results.items()):  # in seed order, whichever process played it
         out.games += 1
         out.a_times.extend(r.a_times)
         if r.error:

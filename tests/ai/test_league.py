@@ -1,11 +1,18 @@
 """The series behind ``make soak`` and ``make bench-ai``: the same figures over any number of
-processes, and the interval each win rate is printed with."""
+processes and from the results file, and the interval each win rate is printed with."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from tests.ai import league
 from tests.ai.league import series, wilson
+
+
+def _figures(s: league.Series) -> tuple[object, ...]:
+    return (s.games, s.natural, s.a_wins, s.draws, s.lengths, s.longest, s.by_seat, s.errors)
 
 
 def test_a_series_over_two_processes_gives_the_figures_of_one() -> None:
@@ -35,3 +42,95 @@ def test_the_win_rate_interval_is_wilsons() -> None:
     assert wilson(150, 200) == pytest.approx((0.6857, 0.8049), abs=1e-4)
     lo, hi = wilson(50, 100)
     assert lo == pytest.approx(1 - hi)
+
+
+@pytest.fixture
+def results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "bench" / "results.jsonl"
+    monkeypatch.setenv("AI_BENCH_RESULTS", str(path))
+    return path
+
+
+@pytest.fixture
+def played(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The seeds of the games actually played (not read from the results file)."""
+    seeds: list[int] = []
+    game = league._game
+
+    def counted(job: league.Job) -> league._Game:
+        seeds.append(job[5])
+        return game(job)
+
+    monkeypatch.setattr(league, "_game", counted)
+    return seeds
+
+
+def test_a_series_stopped_part_way_plays_on_from_the_results_file_with_the_same_figures(
+        results: Path, played: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    first = series("toy", "", {}, "easy", "random", 3, processes=1)
+    assert played == [0, 1, 2] and first.stored == 0
+    assert len(results.read_text().splitlines()) == 3
+    resumed = series("toy", "", {}, "easy", "random", 6, processes=1)
+    assert played == [0, 1, 2, 3, 4, 5] and resumed.stored == 3  # only the games not yet played
+    assert "[3 of the games from" in resumed.line()
+    monkeypatch.delenv("AI_BENCH_RESULTS")
+    whole = series("toy", "", {}, "easy", "random", 6, processes=1)
+    assert len(set(whole.lengths)) > 1 and whole.stored == 0
+    assert _figures(resumed) == _figures(whole)
+    again = series("toy", "", {}, "easy", "random", 6, processes=1)
+    assert _figures(again) == _figures(whole)
+
+
+def test_stored_games_count_only_for_the_same_code_players_and_seeds(
+        results: Path, played: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    series("toy", "", {}, "easy", "random", 2, processes=1)
+    series("toy", "", {}, "random", "easy", 2, processes=1)  # other players: played
+    series("toy", "", {}, "easy", "random", 2, cap=50, processes=1)  # another cap: played
+    assert played == [0, 1] * 3
+    monkeypatch.setattr(league, "fingerprint", lambda: "other code")
+    s = series("toy", "", {}, "easy", "random", 2, processes=1)
+    assert played == [0, 1] * 4 and s.stored == 0
+
+
+def test_the_code_fingerprint_changes_with_any_file_of_the_code(tmp_path: Path) -> None:
+    for part in ("engine/games", "data", "tests/support", "tests/ai"):
+        (tmp_path / part).mkdir(parents=True)
+    (tmp_path / "engine/games/rules.py").write_text("MP = 4\n")
+    (tmp_path / "tests/ai/league.py").write_text("")
+    before = league.fingerprint(tmp_path)
+    (tmp_path / "engine/games/__pycache__").mkdir()
+    (tmp_path / "engine/games/__pycache__/rules.cpython-311.pyc").write_bytes(b"compiled")
+    assert league.fingerprint(tmp_path) == before  # compiled files are not the code
+    (tmp_path / "data/map.json").write_text("{}")
+    with_data = league.fingerprint(tmp_path)
+    assert with_data != before
+    (tmp_path / "engine/games/rules.py").write_text("MP = 5\n")
+    assert league.fingerprint(tmp_path) not in (before, with_data)
+
+
+def test_a_line_cut_short_by_a_stop_is_skipped_and_its_game_played_again(results: Path, played: list[int]) -> None:
+    whole = series("toy", "", {}, "easy", "random", 3, processes=1)
+    lines = results.read_text().splitlines()
+    results.write_text(lines[0] + "\n" + lines[1][: len(lines[1]) // 2])  # the stop came mid-write
+    resumed = series("toy", "", {}, "easy", "random", 3, processes=1)
+    assert played == [0, 1, 2, 1, 2] and resumed.stored == 1
+    assert _figures(resumed) == _figures(whole)
+    again = series("toy", "", {}, "easy", "random", 3, processes=1)  # the games played after the cut are kept
+    assert played == [0, 1, 2, 1, 2] and again.stored == 3
+
+
+def test_a_crash_is_reported_and_not_stored(results: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def crash(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("dead end")
+
+    monkeypatch.setattr(league, "play", crash)
+    s = series("toy", "", {}, "easy", "random", 2, processes=1)
+    assert len(s.errors) == 2 and "seed 0: RuntimeError: dead end" in s.errors[0]
+    assert not results.exists() or results.read_text() == ""
+
+
+def test_a_series_over_two_processes_stores_every_game(results: Path) -> None:
+    two = series("toy", "", {}, "easy", "random", 4, processes=2)
+    assert len(results.read_text().splitlines()) == 4
+    again = series("toy", "", {}, "easy", "random", 4, processes=2)
+    assert again.stored == 4 and _figures(again) == _figures(two)
