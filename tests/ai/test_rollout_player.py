@@ -19,7 +19,7 @@ from engine.ai.selfplay import Table, bot
 from engine.core.hexes import distance, parse_ccrr
 from engine.core.protocol import Action, GameRules
 from engine.games.annihilator import data
-from engine.games.annihilator.ai import APART, RING, bot_policy, policy, ring_deployment
+from engine.games.annihilator.ai import APART, BLOCK, RING, _spot_field, bot_policy, policy, ring_deployment
 from engine.games.annihilator.ai import GAME_AI as ANNIHILATOR_AI
 from engine.games.annihilator.flow import TURN_ORDER
 from engine.games.annihilator.state import State as AnnihilatorState
@@ -279,3 +279,29 @@ def test_7_1_the_bot_s_security_robots_gang_up_where_the_greedy_robots_come_one_
     assert len(odds["greedy"]) >= 4 and min(odds["greedy"]) < 1 and max(odds["greedy"]) < 2, odds
     # the bot: no robot alone against an Assault Squad, and a fight at 2-1
     assert min(odds["bot"]) >= 1 and max(odds["bot"]) >= 2, odds
+
+
+def test_5_4_the_bot_s_repairbots_step_into_the_way_of_marines_with_a_charge() -> None:
+    # A unit entering a hex with an enemy unit ends its move there (5.4), so a Repairbot, with no
+    # attack (2.2.1), still stops the Marines who walk into it: the bot's Repairbots not on a marker
+    # go to the next hex of the Marines with a charge within BLOCK of a firing spot (docs/ai.md,
+    # "Repairbots in the way"); the greedy player's Repairbots keep away from the Marines
+    t = Table("annihilator", "standard", dice_seed="block")
+    while cast(AnnihilatorState, t.state).step != "a_move":
+        seat = t.rules.pending_now(t.state)[0].seat
+        t.play(seat, policy(cast(AnnihilatorState, t.state), seat, t.rules.legal_now(t.state, seat)))
+    s = cast(AnnihilatorState, t.state)
+    spot = _spot_field(s)
+    marines = {u.hex for u in s.side_units("Marines") if u.charges}
+    assert any(0 < spot[h] <= BLOCK for h in marines)
+
+    def in_the_way(after: AnnihilatorState) -> list[str]:
+        """The Repairbots' hexes next to Marines with a charge and nearer a firing spot than they are."""
+        return sorted(b.hex for b in after.side_units("Annihilator") if b.kind == "repair"
+                      and any(distance(parse_ccrr(b.hex), parse_ccrr(h)) == 1 and spot[b.hex] < spot[h]
+                              for h in marines))
+
+    assert in_the_way(s) == []
+    assert in_the_way(_step_by(t, "Annihilator", policy)) == []
+    blocking = in_the_way(_step_by(t, "Annihilator", bot_policy))
+    assert len(blocking) >= 2, blocking

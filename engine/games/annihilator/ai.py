@@ -353,9 +353,10 @@ def _repair_field(state: State, markers: tuple[str, ...]) -> dict[str, float]:
 
 def _robot_move(state: State, legal: list[Action], gang: bool = False) -> Action | None:
     """Security Robots close on the Marines, Repairbots on the markers; nothing into a known blast.
-    ``gang`` (the bot): first the robots that gang up (``_gang_move``)."""
+    ``gang`` (the bot): first the robots that gang up (``_gang_move``), then the Repairbots that
+    stand in the Marines' way (``_block_move``)."""
     if gang:
-        pick = _gang_move(state, legal)
+        pick = _gang_move(state, legal) or _block_move(state, legal)
         if pick is not None:
             return pick
     danger = _danger(state, not state.hidden_charges)
@@ -481,6 +482,51 @@ def _gang_move(state: State, legal: list[Action]) -> Action | None:
         first = min(can, key=lambda u: (sum(1 for m in marines if m in reach[u.id]), u.id))
         return reach[first.id][h]
     return None
+
+
+BLOCK = 10.0
+"""How near a firing spot (the Marines' movement points) Marines with a charge must stand for a
+Repairbot to step into their way (``_block_move``)."""
+
+
+def _block_move(state: State, legal: list[Action]) -> Action | None:
+    """A Repairbot steps into the way of the Marines with a charge who matter most; None: none does.
+
+    A unit that enters a hex with an enemy unit ends its move there (5.4), so a Repairbot, which
+    cannot attack (2.2.1, its attack is 0), still stops the Marines who walk into it for the rest of
+    their turn's move, and the game is a race between their walk to a firing spot and the robots
+    (10.0). For each hex of Marines carrying a charge within ``BLOCK`` of a firing spot (by
+    ``_spot_field``, terrain only), its neighbour nearest a firing spot is their next step; a
+    Repairbot that stands on no marker (those are its repairs, 9.0) and can reach that hex this
+    phase, outside the known blasts and where no robot stands already, goes to the one whose
+    Marines threaten most (``_threat``). Against the greedy Marines, screened on the policy alone,
+    the bot's Annihilator won 772 games of 1,000 with it, 748 without (docs/ai.md, "Repairbots in
+    the way").
+    """
+    danger = _danger(state, not state.hidden_charges)
+    spot = _spot_field(state)
+    marines = _by_hex(state, MARINES)
+    robots = _by_hex(state, ROBOTS)
+    threat: dict[str, float] = {}
+    for h, units in marines.items():
+        to_spot = spot.get(h, INF)
+        if not any(u.charges for u in units) or not 0 < to_spot <= BLOCK:
+            continue
+        ahead = [n for n in _near(h) if spot.get(n, INF) < to_spot and n not in marines and n not in danger]
+        if ahead:
+            step = min(ahead, key=lambda n: (spot[n], n))
+            threat[step] = max(threat.get(step, 0.0), _threat(units, to_spot))
+    if not threat:
+        return None
+    moves = []
+    for a in legal:
+        if a.verb not in ("move", "advance"):
+            continue
+        u = state.unit(str(a.args["unit"]))
+        to = str(a.args["to"])
+        if u.kind == "repair" and u.hex not in state.markers and u.hex not in threat and to in threat and to not in robots:
+            moves.append((-threat[to], to, u.id, a))
+    return min(moves, key=lambda m: m[:3])[3] if moves else None
 
 
 RING = 4
