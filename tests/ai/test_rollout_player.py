@@ -19,7 +19,16 @@ from engine.ai.selfplay import Table, bot
 from engine.core.hexes import distance, parse_ccrr
 from engine.core.protocol import Action, GameRules
 from engine.games.annihilator import data
-from engine.games.annihilator.ai import APART, BLOCK, RING, _spot_field, bot_policy, policy, ring_deployment
+from engine.games.annihilator.ai import (
+    APART,
+    BLOCK,
+    RING,
+    _in_the_way,
+    _spot_field,
+    bot_policy,
+    policy,
+    ring_deployment,
+)
 from engine.games.annihilator.ai import GAME_AI as ANNIHILATOR_AI
 from engine.games.annihilator.flow import TURN_ORDER
 from engine.games.annihilator.state import State as AnnihilatorState
@@ -305,3 +314,11 @@ def test_5_4_the_bot_s_repairbots_step_into_the_way_of_marines_with_a_charge() -
     assert in_the_way(_step_by(t, "Annihilator", policy)) == []
     blocking = in_the_way(_step_by(t, "Annihilator", bot_policy))
     assert len(blocking) >= 2, blocking
+
+    def leaves_the_way(s: AnnihilatorState, seat: str, legal: list[Action]) -> Action:
+        a = bot_policy(s, seat, legal)
+        u = s.unit(str(a.args["unit"])) if a.verb == "move" else None
+        assert u is None or u.kind != "repair" or u.hex not in _in_the_way(s), f"{u.id} leaves {u.hex}"
+        return a
+
+    _step_by(t, "Annihilator", leaves_the_way)  # once in the way, a Repairbot stays there

@@ -355,8 +355,10 @@ def _robot_move(state: State, legal: list[Action], gang: bool = False) -> Action
     """Security Robots close on the Marines, Repairbots on the markers; nothing into a known blast.
     ``gang`` (the bot): first the robots that gang up (``_gang_move``), then the Repairbots that
     stand in the Marines' way (``_block_move``)."""
+    held: dict[str, float] = {}
     if gang:
-        pick = _gang_move(state, legal) or _block_move(state, legal)
+        held = _in_the_way(state)
+        pick = _gang_move(state, legal) or _block_move(state, legal, held)
         if pick is not None:
             return pick
     danger = _danger(state, not state.hidden_charges)
@@ -395,8 +397,8 @@ def _robot_move(state: State, legal: list[Action], gang: bool = False) -> Action
             continue
         u = state.unit(str(a.args["unit"]))
         to = str(a.args["to"])
-        if to == u.hex:
-            continue
+        if to == u.hex or (u.kind == "repair" and u.hex in held):
+            continue  # a Repairbot in the Marines' way stays there (``_block_move``)
         gain = score(u, u.hex) - score(u, to)
         if gain > best_gain:
             best, best_gain = a, gain
@@ -489,24 +491,11 @@ BLOCK = 10.0
 Repairbot to step into their way (``_block_move``)."""
 
 
-def _block_move(state: State, legal: list[Action]) -> Action | None:
-    """A Repairbot steps into the way of the Marines with a charge who matter most; None: none does.
-
-    A unit that enters a hex with an enemy unit ends its move there (5.4), so a Repairbot, which
-    cannot attack (2.2.1, its attack is 0), still stops the Marines who walk into it for the rest of
-    their turn's move, and the game is a race between their walk to a firing spot and the robots
-    (10.0). For each hex of Marines carrying a charge within ``BLOCK`` of a firing spot (by
-    ``_spot_field``, terrain only), its neighbour nearest a firing spot is their next step; a
-    Repairbot that stands on no marker (those are its repairs, 9.0) and can reach that hex this
-    phase, outside the known blasts and where no robot stands already, goes to the one whose
-    Marines threaten most (``_threat``). Against the greedy Marines, screened on the policy alone,
-    the bot's Annihilator won 772 games of 1,000 with it, 748 without (docs/ai.md, "Repairbots in
-    the way").
-    """
+def _in_the_way(state: State) -> dict[str, float]:
+    """The hexes a Repairbot would stop the Marines in (``_block_move``), with their ``_threat``."""
     danger = _danger(state, not state.hidden_charges)
     spot = _spot_field(state)
     marines = _by_hex(state, MARINES)
-    robots = _by_hex(state, ROBOTS)
     threat: dict[str, float] = {}
     for h, units in marines.items():
         to_spot = spot.get(h, INF)
@@ -516,8 +505,25 @@ def _block_move(state: State, legal: list[Action]) -> Action | None:
         if ahead:
             step = min(ahead, key=lambda n: (spot[n], n))
             threat[step] = max(threat.get(step, 0.0), _threat(units, to_spot))
+    return threat
+
+
+def _block_move(state: State, legal: list[Action], threat: dict[str, float]) -> Action | None:
+    """A Repairbot steps into the way of the Marines with a charge who matter most; None: none does.
+
+    A unit that enters a hex with an enemy unit ends its move there (5.4), so a Repairbot, which
+    cannot attack (2.2.1, its attack is 0), still stops the Marines who walk into it for the rest of
+    their turn's move, and the game is a race between their walk to a firing spot and the robots
+    (10.0). For each hex of Marines carrying a charge within ``BLOCK`` of a firing spot (by
+    ``_spot_field``, terrain only), its neighbour nearest a firing spot is their next step; a
+    Repairbot that stands on no marker (those are its repairs, 9.0) and can reach that hex this
+    phase, outside the known blasts and where no robot stands already, goes to the one whose
+    Marines threaten most (``_threat``); ``threat``: those hexes (``_in_the_way``). A Repairbot in
+    one of them stays there (``_robot_move``). See docs/ai.md, "Repairbots in the way".
+    """
     if not threat:
         return None
+    robots = _by_hex(state, ROBOTS)
     moves = []
     for a in legal:
         if a.verb not in ("move", "advance"):
