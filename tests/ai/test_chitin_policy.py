@@ -3,15 +3,18 @@ greedy opponent of the series): what it remembers between decisions and how it p
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot.opponent import reason_of
 from engine.ai.player import decide
 from engine.ai.rng import Rng
 from engine.ai.selfplay import Table
+from engine.core.dice import FixedDice
 from engine.core.hexes import distance
 from engine.core.protocol import Action
 from engine.games.chitin import ai as chitin_ai
 from engine.games.chitin.board import DIRS, Index, geo, in_front
-from engine.games.chitin.combat import stack_parts
+from engine.games.chitin.combat import stack_parts, unmet
 from engine.games.chitin.state import State
 from tests.chitin.positions import RULES, act, begin, nb, position, put
 
@@ -298,3 +301,26 @@ def test_3_02_the_bot_takes_first_move_and_moving_second_the_south_end() -> None
         t.play(low, action)
         s = _state(t)
         assert s.ends == {low: "south", high: "north"} and s.first == high
+
+
+def test_7_02_7_06_on_a_wide_front_a_stack_makes_the_one_attack_it_must_where_all_three_would_be_worse_than_1_5() -> None:
+    # Armageddon, Red's attack phase (found by the soak: easy against easy, seed 110): the stack in
+    # 0412 must attack the enemy stack in 0512 in front of it (7.02, 7.03); attacking 0512, 0513 and
+    # 0413 together is 1 to 24, worse than the 1-5 allowed (RULINGS 1). The policy weighed fronts of
+    # more than 9 possible attacks by dropping attacks one at a time from all of them, which dropped
+    # the whole of 0412's attack; with no plan meeting the obligations it stopped the game with an
+    # error. The attack on 0512 alone meets them, with the air units fighting the air (8.014).
+    path = Path(__file__).parent / "positions" / "chitin-armageddon-wide-front.json"
+    state = State.model_validate_json(path.read_text())
+    seat = state.active
+    assert state.step == "attack" and unmet(state, Index(state), seat)
+    for _ in range(200):
+        legal = RULES.legal_now(state, seat)
+        a = chitin_ai.policy(state, seat, legal)
+        if a.verb == "done":
+            break
+        new, _ = RULES.apply(state, seat, a, FixedDice([]))
+        assert isinstance(new, State)
+        state = new
+    assert a.verb == "done" and not unmet(state, Index(state), seat)
+    assert [p.on for p in state.plan if p.by == "0412"] == ["0512"]

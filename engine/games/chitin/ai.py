@@ -446,15 +446,16 @@ def _plan_value(state: State, idx: Index, seat: str, plan: list[Pair],
     return value
 
 
-def _best_plan(state: State, idx: Index, seat: str, pairs: list[Pair]) -> list[Pair]:
-    """The attack plan to declare: every obligation met, the best odds otherwise (small sets exhaustively)."""
-    if len(pairs) <= 9:
+def _best_plan(state: State, idx: Index, seat: str, pairs: list[Pair], fixed: tuple[Pair, ...] = ()) -> list[Pair]:
+    """The attack plan to declare: every obligation met, the best odds otherwise (small sets exhaustively).
+    ``fixed``: attacks in every plan weighed exhaustively (the air combats of a wide front, 8.014)."""
+    if len(pairs) <= 10:
         # Every plan's value first (each combat's odds looked up once), then the obligations of the
         # best ones until one stands: the same plan as checking them all, for far fewer checks.
         odds: dict[tuple[tuple[tuple[str, str], ...], tuple[str, ...]], float] = {}
         ranked: list[tuple[float, int, list[Pair]]] = []
         for mask in range(1 << len(pairs)):
-            plan = [p for i, p in enumerate(pairs) if mask >> i & 1]
+            plan = [*fixed, *(p for i, p in enumerate(pairs) if mask >> i & 1)]
             flyers = [p.by for p in plan if p.by in state.counters]
             if len(flyers) != len(set(flyers)):
                 continue  # an air unit makes one attack
@@ -464,7 +465,7 @@ def _best_plan(state: State, idx: Index, seat: str, pairs: list[Pair]) -> list[P
             if not unmet(state.model_copy(update={"plan": plan}), idx, seat):
                 return plan
     # Larger fronts: start from every attack and drop the one whose loss mends the most faults.
-    plan = list(pairs)
+    plan = [*fixed, *pairs]
     ok, value, faults = _plan_ok(state, idx, seat, plan)
     while not ok and plan:
         trials: list[tuple[bool, int, float, int, list[Pair]]] = []
@@ -492,10 +493,16 @@ def _attack(state: State, seat: str, legal: list[Action]) -> Action:
         # every attack the phase allows (7.03), whatever is declared so far: an air unit in the plan
         # hides its other targets, and the plan aimed at must not depend on the declarations made
         pairs = attack_choices(state.model_copy(update={"plan": []}), idx, seat)
-        if len(pairs) > 9:
-            # a wide front: air units fight only the enemy air units
-            pairs = [p for p in pairs if p.by not in state.counters or p.on == "air"]
-        target = _best_plan(state, idx, seat, pairs)
+        if len(pairs) > 10:
+            # a wide front: air units fight only the enemy air units (8.014), and the ground attacks
+            # are weighed exhaustively where they are few: dropping them one at a time from all of
+            # them can drop a stack's whole attack where one of its attacks alone met 7.02 and 7.06
+            air = tuple(p for p in pairs if p.by in state.counters and p.on == "air")
+            ground = [p for p in pairs if p.by not in state.counters]
+            target = _best_plan(state, idx, seat, ground, air) if len(ground) <= 10 else _best_plan(
+                state, idx, seat, ground + list(air))
+        else:
+            target = _best_plan(state, idx, seat, pairs)
         _PLANS[key] = target
         while len(_PLANS) > 16:
             del _PLANS[next(iter(_PLANS))]
