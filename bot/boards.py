@@ -6,11 +6,14 @@ import asyncio
 import json
 import multiprocessing
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.core.protocol import HighlightView, View
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from bot.core import Core
@@ -202,6 +205,23 @@ def worker_pool() -> ProcessPoolExecutor:
     return _pool()
 
 
+async def in_worker(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` in the worker process. A worker that died is replaced once; if the job breaks the
+    new one too, ``BrokenProcessPool`` is raised (the next job gets another). Never run in the bot's own
+    process instead: a search or a replay holds the interpreter for seconds, and a job that killed its
+    worker (its memory) would take the bot with it."""
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(_pool(), fn, *args)
+    except BrokenProcessPool:
+        reset_pool()
+    try:
+        return await loop.run_in_executor(_pool(), fn, *args)
+    except BrokenProcessPool:
+        reset_pool()
+        raise
+
+
 def reset_pool() -> None:
     """Forget a broken pool: the next job starts a new one."""
     global _POOL
@@ -236,12 +256,7 @@ async def render_replay_gif(core: Core, game_id: int, max_bytes: int, max_frames
     _DRAWING.add(game_id)
     try:
         job = (row.config, row.setup_rolls, actions, max_bytes, max_frames)
-        try:
-            gif = await asyncio.get_running_loop().run_in_executor(_pool(), replay_gif_job, *job)
-        except BrokenProcessPool:  # a worker died: once more, in a thread
-            global _POOL
-            _POOL = None
-            gif = await asyncio.to_thread(replay_gif_job, *job)
+        gif = await in_worker(replay_gif_job, *job)
     finally:
         _DRAWING.discard(game_id)
     if gif is not None:

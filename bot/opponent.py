@@ -29,7 +29,6 @@ import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
-from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, cast
 
 from bot.answers import Refusal, private
@@ -60,6 +59,10 @@ these delays, then every last one, until a decision goes through."""
 
 Deliver = Callable[[list[Reply]], Awaitable[None]]
 Typing = Callable[[str], contextlib.AbstractAsyncContextManager[Any]]
+
+
+class Refused(Exception):
+    """The core refused an order of the bot in the very position it was decided in."""
 
 
 def level_of(text: str) -> str:
@@ -254,7 +257,8 @@ class Opponent:
         level = bot_seats(g)[seat]
         at = (g.row.branch, g.seq)
         info = await information(self.core, g, seat)
-        seed = seed_for(g.row.seed, g.seq, seat)
+        tries = self.failures.get(gid, 0)  # after an error, another seed: a refused order is not made again
+        seed = seed_for(g.row.seed, g.seq, seat) + (f":again{tries}" if tries else "")
         self.thinking.add(gid)
         try:
             async with self.typing(g.row.place):
@@ -277,11 +281,11 @@ class Opponent:
             g = self.core.live.get(gid)
             if g is None or not _still(g, seat, user, at):
                 return True
-            # Refused though the position is the one it was decided in: never loop on it.
-            log.error("game #%s: the bot's order %s was refused: %s", gid, action.text(),
-                      "; ".join(r.text for r in replies))
-            self.errors.append(f"game #{gid}: refused {action.verb}")
-            return False
+            # Refused though the position is the one it was decided in (a fault between the player and
+            # the rules): not at once again, and not left waiting unseen (its seat has no clock): the error
+            # path tries later, with another seed. The order may be a sealed choice, and the refusal names
+            # it: neither is logged.
+            raise Refused(f"game #{gid}: the core refused the bot's order in the position it was decided in")
         if self.deliver is not None:
             await self.deliver(replies)
         return True
@@ -292,11 +296,7 @@ class Opponent:
             return await loop.run_in_executor(self.executor, fn, *args)
         from bot import boards
 
-        try:
-            return await loop.run_in_executor(boards.worker_pool(), fn, *args)
-        except BrokenProcessPool:  # a worker died: once more, in a thread
-            boards.reset_pool()
-            return await asyncio.to_thread(fn, *args)
+        return await boards.in_worker(fn, *args)  # a worker that died twice: the error path tries later
 
     # --- hints ---------------------------------------------------------------------------------------------
 
@@ -321,6 +321,10 @@ class Opponent:
         raw, stats = await self._compute(hint_job, g.rules.name, info.model_dump_json(),
                                          seed_for(g.row.seed, seq, "hint:" + seat), SAFETY_SECONDS[HINT_LEVEL])
         action = Action.model_validate_json(raw)
+        now = self.core.live.get(g.id)
+        if now is None or (now.row.branch, now.seq) != (branch, seq):
+            raise Refusal(f"game #{g.id} moved on while your hint was being worked out; ask again for the "
+                          "position as it is now")
         # no action number: during secret choices it would count the other side's (3.03, 8.2)
         text = (f"Hint for game #{g.id} ({seat}): {action.text()} — {reason_of(action, stats)}. "
                 "Only you see this.")
@@ -345,22 +349,25 @@ async def information(core: Core, g: Live, seat: str) -> Information:
     read (its checkpoint is the game's position); otherwise only the actions after the newest
     snapshot before the first choice it may not read. The folding runs in a worker thread, with the
     game's own copy of its rules."""
-    branch = g.row.branch
-    sealed = await core.store.sealed(g.id, branch)
+    # The position is taken first, before any read: another order on the game may be handled while
+    # this one waits on the store (a hint holds no lock), and what it commits (the other side's sealed
+    # choice, 3.03, 8.2) comes after ``seq``, so it is neither in ``current`` nor in the rows kept below.
+    # The core puts an action's rows in the store before the game in memory moves on, so every sealed
+    # choice up to ``seq`` is among those read.
+    branch, seq, current = g.row.branch, g.seq, g.state
+    sealed = [(s, who) for s, who in await core.store.sealed(g.id, branch) if s.seq <= seq]
     hidden = [s.seq for s, who in sealed if who != seat]
     setup = [Roll.model_validate(r) for r in json.loads(g.row.setup_rolls)]
-    seq = g.seq
     if not hidden:
-        current = g.state
         info = await asyncio.to_thread(observe, type(g.rules)(), g.config, setup, [], seat, lambda _: current)
         return info.model_copy(update={"action_no": seq})
     snap = await core.store.snapshot_upto(g.id, branch, min(hidden) - 1)
     start = snap[0] if snap is not None else 0
-    rows = await core.store.actions(g.id, branch, after=start)
+    rows = await core.store.actions(g.id, branch, upto=seq, after=start)
     sealed_seqs = {s.seq for s, _ in sealed}
     steps = [(a.seq, _entry(a, a.seq in sealed_seqs)) for a in rows]
     if any(e.action.verb == UNDO for _, e in steps):  # rare: a take-back nearby; the whole record, from the start
-        rows = await core.store.actions(g.id, branch)
+        rows = await core.store.actions(g.id, branch, upto=seq)
         steps = [(a.seq, _entry(a, a.seq in sealed_seqs)) for a in rows]
         info = await asyncio.to_thread(observe, type(g.rules)(), g.config, setup, _without_takebacks(steps), seat)
         return info.model_copy(update={"action_no": seq})

@@ -638,3 +638,130 @@ async def test_3_03_a_hint_during_secret_army_picks_tells_no_one_how_many_picks_
         record = json.loads(next(r.file_text for r in out if r.file_text))
         listed = max((a["seq"] for a in record["actions"]), default=0)
         assert all(h["after_seq"] <= listed for h in record["hints"] or []), (who, record["hints"], listed)
+
+
+class Recording(Inline):
+    """Runs each job at once and keeps what it was given (the worker's only input)."""
+
+    def __init__(self) -> None:
+        self.jobs: list[tuple[str, tuple[Any, ...]]] = []
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+        self.jobs.append((fn.__name__, args))
+        return super().submit(fn, *args, **kwargs)
+
+
+async def test_3_03_a_hint_is_worked_out_from_the_position_it_was_asked_in_not_a_pick_sealed_meanwhile(
+        store, monkeypatch):
+    """3.03: the army picks are secret until both are in. Bob's pick committed while alice's hint read the
+    store (the two interleave on the event loop) must not reach the hint's player: it is given the position
+    of when she asked, in which nothing of bob's exists yet, and the hint never best-answers bob's pick."""
+    from tests.support.table import open_table
+
+    core = make_core(store)
+    executor = Recording()
+    core.opponent.executor = executor
+    g, say = await open_table(core, "console:#t", "game:chitin scenario:basic hints:on")
+    alice = g.seats_of("alice")[0]
+    asked = (await information(core, g, alice)).model_dump_json()
+    seq = g.seq
+    real = core.store.sealed
+    bob: list[asyncio.Task[Any]] = []
+
+    async def sealed_while_bob_picks(game_id: int, branch: int):  # type: ignore[no-untyped-def]
+        rows = await real(game_id, branch)
+        if not bob:  # the first read only: bob's order is handled between it and what the hint reads next
+            bob.append(asyncio.create_task(core.handle_line("bob", "dm:bob", f"/pick kind:GT3 game:{g.id}")))
+            await asyncio.wait(bob, timeout=2)
+        return rows
+
+    monkeypatch.setattr(core.store, "sealed", sealed_while_bob_picks)
+    replies = await core.handle_line("alice", "dm:alice", f"/game hint game:{g.id}")
+    await asyncio.wait(bob, timeout=5)
+    monkeypatch.undo()
+    assert bob and bob[0].done() and core.live[g.id].seq == seq + 1, "bob's pick was not taken"
+    hints = [args for name, args in executor.jobs if name == "hint_job"]
+    assert hints and all(args[1] == asked for args in hints), "the hint was worked out from a position with bob's pick"
+    # the position it was worked out for is gone: she is asked to ask again, and the thread hears nothing
+    assert [r.to for r in replies] == ["private"] and "moved on while your hint" in replies[0].text, replies
+
+
+async def test_an_order_of_the_bot_refused_in_its_own_position_is_tried_again_and_its_choice_is_never_logged(
+        store, monkeypatch, caplog):
+    """Should the core refuse the bot's order in the very position it was decided in (a fault between the
+    player and the rules), the game must not sit waiting on the bot for ever, unseen (its seat has no
+    clock): it thinks again after the error delays, afresh. Its refused choice may be a sealed one (here a
+    guess made in secret), so neither it nor the refusal, which names it, is written to the log."""
+    import logging
+
+    import bot.opponent
+
+    monkeypatch.setattr("bot.opponent.RETRY_SECONDS", (0.05, 0.1))
+    real = bot.opponent.think
+    calls: list[str] = []
+
+    def wrong_first(game: str, info_json: str, level: str, seed: str, cap: float) -> str:
+        calls.append(seed)
+        if len(calls) == 1:
+            return Action(verb="guess", args={"parity": "sideways"}).model_dump_json()
+        return real(game, info_json, level, seed, cap)
+
+    monkeypatch.setattr(bot.opponent, "think", wrong_first)
+    caplog.set_level(logging.DEBUG, logger="hexhive")
+    t = Table(store)
+    gid = await new(t, "toy", "pile:5")
+    for _ in range(100):
+        await asyncio.sleep(0.02)
+        await t.core.opponent.idle()
+        if await bot_actions(store, gid):
+            break
+    assert len(await bot_actions(store, gid)) == 1, "the bot did not think again after its order was refused"
+    assert len(calls) == 2 and calls[0] != calls[1], "the second try must not repeat the first one's seed"
+    assert t.core.opponent.errors, "the refusal is kept for diagnosis"
+    assert "sideways" not in caplog.text and "refused" in caplog.text
+
+
+class Broken(Executor):
+    """A worker pool whose worker has died: every job fails as ProcessPoolExecutor's then do."""
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+        from concurrent.futures.process import BrokenProcessPool
+
+        f: Future[Any] = Future()
+        f.set_exception(BrokenProcessPool("a worker died"))
+        return f
+
+
+async def test_a_decision_whose_worker_died_is_made_in_a_new_worker_and_never_in_the_bots_own_process(
+        store, monkeypatch):
+    """The search holds the interpreter for a second or more, and a job that killed its worker (memory)
+    would kill the bot too: a died worker is replaced once, and when the new one dies as well the decision
+    waits for the error path's later try, never running in the process that answers everyone else."""
+    import bot.opponent
+
+    monkeypatch.setattr("bot.opponent.RETRY_SECONDS", (60,))
+    real = bot.opponent.think
+    ran: list[int] = []
+
+    def counted(*args: Any) -> str:
+        ran.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(bot.opponent, "think", counted)
+    pools: list[Executor] = [Broken(), Inline()]  # the first worker died; the new one works
+    monkeypatch.setattr("bot.boards._pool", lambda: pools[0])
+    monkeypatch.setattr("bot.boards.reset_pool", lambda: pools.pop(0) if len(pools) > 1 else None)
+    t = Table(store)
+    t.core.opponent.executor = None  # the pool of bot/boards.py, as in the bot
+    gid = await new(t, "toy", "pile:5")
+    await t.core.opponent.idle()
+    assert len(await bot_actions(store, gid)) == 1 and ran == [1], "the decision was not made in a new worker"
+
+    pools[:] = [Broken()]  # from now on every new worker dies too
+    seq = t.core.live[gid].seq
+    await t.line(f"alice dm: /guess parity:odd game:{gid}")
+    await t.core.opponent.idle()
+    assert ran == [1], "the decision ran in the bot's own process"
+    assert t.core.opponent.errors and gid in t.core.opponent.retries, "no later try was set"
+    assert t.core.live[gid].seq == seq + 1
+    await t.core.opponent.stop()
