@@ -194,8 +194,13 @@ async def replace(core: Core, cmd: Command) -> list[Reply]:
             await core.store.update_game(g.id, core.now(), settings=json.dumps(settings))
             g.row = (await core.store.game(g.id)) or g.row
             g.seats = dict(settings["seats"])
+            # A decision pending on the seat: its new holder is asked for it as the old one was (a
+            # secret one privately); the bot reads the game instead (bot/opponent.py).
+            extra = [] if to_bot or g.state is None else [
+                r for r in core.prompt_replies(g, []) if r.user == user or user in r.mentions]
             return await _log_and_post(core, g.id, g.row.place, cmd.user,
-                                       f"gave seat {seat} of game #{g.id} to {user} (was {old})", cmd.args.get("reason", ""))
+                                       f"gave seat {seat} of game #{g.id} to {g.name_of(seat)} (was {old})",
+                                       cmd.args.get("reason", ""), extra)
 
 
 @command("mod end")

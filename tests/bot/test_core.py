@@ -306,6 +306,18 @@ async def test_mod_replace_gives_the_seat_and_the_name_and_refuses_the_other_pla
     assert "already holds the other seat" in r[0].text
 
 
+async def test_mod_replace_tells_the_new_holder_of_a_decision_waiting_on_the_seat_and_no_one_else(core):
+    """A seat handed over while it has a decision pending: its new holder is asked for it (privately for a
+    secret one, the toy's guess), as the old holder was when it began; the other player is not asked again."""
+    gid = await start_toy(core)
+    assert {p.seat for p in core.live[gid].pending()} == {"A", "B"}
+    r = await say(core, "carol", f"/mod replace seat:B user:erin user_name:Erin game:{gid}", mod=True)
+    assert "gave seat B of game #1 to Erin (was bob)" in texts(r), texts(r)
+    asked = [x for x in r if x.user == "erin" and x.to == "dm"]
+    assert len(asked) == 1 and "your private choice" in asked[0].text and asked[0].buttons, r
+    assert not [x for x in r if x.user == "alice" or "alice" in x.mentions], r
+
+
 async def test_game_new_reads_options_words_and_seats_in_any_case(core):
     r = await say(core, "alice", '/game new game:toy opponent:bob seat:b options:"pile:3"', place="console:#o")
     assert "you play A" in r[0].text and "pile:3" in r[0].text
