@@ -120,6 +120,8 @@ class Delivery:
         self.alert: Callable[[str, str], Awaitable[None]] | None = None
         """Tells a place's moderators something (the client posts it in the server's alerts channel)."""
         self._status_lock: dict[int, asyncio.Lock] = {}
+        self._edit_locks: dict[str, list[Any]] = {}
+        """A phase message being edited: its lock and how many deliveries hold or wait on it (``edit_or_send``)."""
         self._claimed: set[int] = set()
         """Outbox rows being posted right now (by a command or by the retry task)."""
         self._pending: dict[int, Reply] = {}
@@ -450,9 +452,27 @@ class Delivery:
         return f"\n{reason[:-2]}; moderators: please grant it, see docs/discord-setup.md.)"
 
     async def edit_or_send(self, r: Reply) -> None:
-        """A phase message (bot/phaselog.py): edited in place once posted, its buttons replaced by the reply's."""
+        """A phase message (bot/phaselog.py): edited in place once posted, its buttons replaced by the reply's.
+
+        One edit of a message at a time, and never back to an older text: a member's order and the bot
+        opponent's answer to it are delivered by two tasks at once, and the text of the later action
+        holds the earlier's lines too (two first posts would make two messages, and the older edit
+        landing last would wipe the newer's lines)."""
         key = f"discord:edit:{r.edit_key}"
-        rec = await self.core.store.place_settings(key)
+        entry = self._edit_locks.setdefault(key, [asyncio.Lock(), 0])
+        entry[1] += 1
+        try:
+            async with entry[0]:
+                rec = await self.core.store.place_settings(key)
+                if rec and int(rec.get("seq", -1)) > (r.seq or 0):
+                    return  # a later action's text is already shown
+                await self._edit_or_send(r, key, rec)
+        finally:
+            entry[1] -= 1
+            if not entry[1]:  # nobody else waits on this message: forget its lock
+                self._edit_locks.pop(key, None)
+
+    async def _edit_or_send(self, r: Reply, key: str, rec: dict[str, Any] | None) -> None:
         msg = await self._message(r)
         text = chunks(msg.pop("content"))[0]
         channel = self.client.get_partial_messageable(int(r.place))
@@ -460,6 +480,9 @@ class Delivery:
             try:
                 await channel.get_partial_message(int(rec["message"])).edit(
                     content=text, view=msg["view"], allowed_mentions=msg["allowed_mentions"])
+                if int(rec.get("seq", -1)) != (r.seq or 0):
+                    async with self.core.store.transaction():
+                        await self.core.store.set_place_settings(key, {**rec, "seq": r.seq or 0})
                 return
             except discord.NotFound:
                 pass  # the message was deleted: post it again
@@ -473,7 +496,8 @@ class Delivery:
             text = chunks(text + await self._no_attach(r))[0]
             sent = await channel.send(content=text, nonce=nonce_of(r, 0, "no files\n" + text), **kwargs)
         async with self.core.store.transaction():
-            await self.core.store.set_place_settings(key, {"channel": r.place, "message": str(sent.id)})
+            await self.core.store.set_place_settings(key, {"channel": r.place, "message": str(sent.id),
+                                                           "seq": r.seq or 0})
 
     async def _message(self, r: Reply) -> dict[str, Any]:
         files = []

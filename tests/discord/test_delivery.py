@@ -263,3 +263,33 @@ async def test_the_strict_fake_refuses_what_discord_refuses(fake, quick):
     assert info.value.code == 40060
     assert len(fake.violations) == 2
     fake.violations.clear()
+
+
+async def test_two_edits_of_one_phase_message_at_once_leave_one_message_with_the_newer_text(fake, quick, monkeypatch):
+    """A member's order and the bot opponent's answer to it are delivered by two tasks at once (the bot
+    starts thinking before the member's replies are posted). Both edit the same phase message: whichever
+    reaches Discord last must not put back the older text (the bot's line wiped), nor may two first posts
+    make two messages. The older edit here is the slower one (its board took longer to draw)."""
+    from bot.replies import Reply
+
+    delivery = quick.client.hive.delivery
+    place = str(P.CHANNEL_ID)
+    older = Reply(to="channel", place=place, game_id=1, seq=5, text="Red moves to 0405.", edit_key="1:1:phase:5")
+    newer = older.model_copy(update={"seq": 6, "text": "Red moves to 0405.\nhexhive (Blue) answers in 0506."})
+    real = delivery._message
+
+    async def slow_older(r: Reply) -> dict:
+        if r.seq == 5:
+            await asyncio.sleep(0.2)
+        return await real(r)
+
+    monkeypatch.setattr(delivery, "_message", slow_older)
+    start = len(fake.sent)
+    await asyncio.gather(delivery.edit_or_send(older), delivery.edit_or_send(newer))
+    posted = [s for s in fake.sent[start:] if s.channel == place]
+    assert len(posted) == 1, [s.content for s in posted]
+    assert fake.messages[str(posted[0].data["id"])]["content"] == newer.text
+    # later, the re-posting task hands the older reply over again: still the newer text
+    await delivery.edit_or_send(older)
+    assert fake.messages[str(posted[0].data["id"])]["content"] == newer.text
+    assert not delivery._edit_locks, "a finished message's lock is kept"
