@@ -311,7 +311,26 @@ class Core:
                 row = await self.store.game(first.id)
                 status = row.status if row else "gone"
                 raise Refusal(f"game #{first.id} is {_STATUS_WORDS.get(status, status)} now; nothing was changed")
+            if cmd.at is not None and cmd.at != (g.row.branch, g.seq):
+                raise Refusal(f"game #{g.id} has moved on since this order was decided; nothing was changed")
+            if cmd.at is not None and g.row.status != "active":
+                raise Refusal(f"game #{g.id} is paused by a moderator; nothing was changed")
+            if cmd.shown is not None and not await self.still_current(g, cmd.shown, cmd.user):
+                raise Refusal(f"that choice is out of date: game #{g.id} has moved on, so nothing was changed. "
+                              "/game status shows what it waits on now.")
             yield g
+
+    async def still_current(self, g: Live, seq: int, user: str) -> bool:
+        """True when nothing since action ``seq`` changed ``user``'s decision (a button shown then still
+        stands). Only other players' sealed choices may have come in since (their answers to the same
+        simultaneous prompt); any public action, or any action of this user's, makes it stale."""
+        if seq == g.seq:
+            return True
+        if seq > g.seq:
+            return False
+        mine = set(g.seats_of(user))
+        later = await self.store.actions(g.id, g.row.branch, after=seq)
+        return all(a.secret and a.seat not in mine for a in later)
 
     def check_moderator(self, g: Live, cmd: Command) -> None:
         """A moderator acts only on games of the community where they are a moderator."""
@@ -346,8 +365,6 @@ class Core:
         async with self.locked(cmd) as g:
             if g.row.status == "paused":
                 raise Refusal(f"game #{g.id} is paused by a moderator; orders wait until it resumes")
-            if cmd.at is not None and cmd.at != (g.row.branch, g.seq):
-                raise Refusal(f"game #{g.id} has moved on since this order was decided; nothing was changed")
             assert g.state is not None
             seats = g.seats_of(cmd.user)
             if not seats:

@@ -25,8 +25,12 @@ class Command(BaseModel):
     """The community the command was given in: ``guild:<id>`` on Discord, ``console`` in the local
     console, empty in a direct message. Moderation and reading rights are judged against the game's own."""
     at: tuple[int, int] | None = None
-    """(branch, action number) an order was decided at (the bot opponent's): refused, changing nothing,
-    if the game has moved on since."""
+    """(branch, action number) an order was decided at (the bot opponent's, the clock's timeout action):
+    refused, changing nothing, if the game has moved on since or is paused."""
+    shown: int | None = None
+    """The action number of the message whose button sent this command (a click): refused, changing
+    nothing, if the clicking member's decision changed since (``Core.still_current``); checked under the
+    game's lock, so of two clicks of one button at once the second is refused."""
 
 
 class Button(BaseModel):

@@ -43,7 +43,7 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=CHOICE_TE
         if line is None:
             await hive.delivery.respond(interaction, content=refusal)
             return
-        await hive.run_line(interaction, line)
+        await hive.run_line(interaction, line, shown=self.seq)  # checked again under the game's lock
 
 
 class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=PANEL_TEMPLATE):

@@ -123,19 +123,9 @@ async def resolve_choice(core: Core, game: int, seq: int, n: int, h: str, user: 
 
 
 async def _current(core: Core, g: Live, seq: int, user: str) -> bool:
-    """True when nothing since action ``seq`` changed ``user``'s decision.
-
-    Only other players' sealed choices may have come in since then (their answers
-    to the same simultaneous prompt); any public action or any action of this user's
-    makes the button stale.
-    """
-    if seq == g.seq:
-        return True
-    if seq > g.seq:
-        return False
-    mine = set(g.seats_of(user))
-    later = await core.store.actions(g.id, g.row.branch, after=seq)
-    return all(a.secret and a.seat not in mine for a in later)
+    """True when nothing since action ``seq`` changed ``user``'s decision (``Core.still_current``; the
+    core checks it again under the game's lock, for two clicks at once)."""
+    return await core.still_current(g, seq, user)
 
 
 def panel_prompts(g: Live, user: str) -> list[Any]:

@@ -59,12 +59,16 @@ class Hive:
         """Wait until no command or click is in progress."""
         await self._idle.wait()
 
-    async def run(self, interaction: discord.Interaction, name: str, args: dict[str, str]) -> list[Reply]:
-        """Defer privately, hand the command to the core, deliver what it answers."""
+    async def run(self, interaction: discord.Interaction, name: str, args: dict[str, str],
+                  shown: int | None = None) -> list[Reply]:
+        """Defer privately, hand the command to the core, deliver what it answers. ``shown``: the action
+        number of the message whose button sent it (``Command.shown``)."""
         async with self.busy():
             if not interaction.response.is_done():
                 await interaction.response.defer(ephemeral=True, thinking=True)
             cmd = await command_of(interaction, self.core.store, name, args)
+            if shown is not None:
+                cmd = cmd.model_copy(update={"shown": shown})
             replies = await self.core.handle(cmd)
             try:
                 timed = await self.clocks_for(replies)
@@ -95,14 +99,15 @@ class Hive:
             self.names.clear()
         self.names[str(user.id)] = user.display_name
 
-    async def run_line(self, interaction: discord.Interaction, line: str) -> list[Reply]:
-        """Run a console-style command line (a button's command) as the member who clicked."""
+    async def run_line(self, interaction: discord.Interaction, line: str, shown: int | None = None) -> list[Reply]:
+        """Run a console-style command line (a button's command) as the member who clicked; ``shown``: the
+        action number of the button's message."""
         try:
             name, args = parse_command(line)
         except ParseError as exc:
             await self.delivery.respond(interaction, content=f"Sorry, {exc}.")
             return []
-        return await self.run(interaction, name, args)
+        return await self.run(interaction, name, args, shown)
 
     async def clocks_for(self, replies: list[Reply]) -> list[Reply]:
         """Start or move the clocks of the games a command touched (before its replies are posted,

@@ -132,3 +132,30 @@ async def test_undo_is_refused_after_a_sealed_choice_and_its_reveal(tmp_path):
         assert (t.game.state.model_dump_json(), t.game.seq) == (state, seq)
     finally:
         await store.close()
+
+
+async def test_two_clicks_of_one_undo_button_at_once_take_back_one_order(tmp_path):
+    """A double click sends a button's command twice, both checked against the message before either
+    runs; the second must be refused as out of date once the first has changed the game (an order of the
+    same player since the button's action number), not take back the order before it too."""
+    import asyncio
+
+    from bot.parsing import parse_command
+    from bot.replies import Command
+
+    t, store = await table(tmp_path)
+    try:
+        await t.until("bob: /move stack:B2 to:0719")
+        await t.next()  # move B2
+        moved = t.game.state.model_dump_json()
+        await t.next()  # face it: its acknowledgement carries Undo
+        name, args = parse_command("/undo game:1")
+        click = Command(user="bob", place="console:#game-1", name=name, args=args, community="console",
+                        shown=t.game.seq)  # the action number of the message the button is on
+        first, second = await asyncio.gather(t.core.handle(click), t.core.handle(click))
+        said = [first[0].text, second[0].text]
+        assert sum(s.startswith("Taken back") for s in said) == 1, said
+        assert any("out of date" in s for s in said), said
+        assert t.game.state.model_dump_json() == moved  # only the facing was taken back
+    finally:
+        await store.close()
