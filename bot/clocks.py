@@ -215,6 +215,11 @@ class ClockKeeper:
     async def check(self, g: Live) -> list[Reply]:
         """Advance one game's clock; act on what is due."""
         old = self.states.get(g.id)
+        # The decision, as it is now: a member's order may be handled at any await below, and a timeout
+        # acts on the decision that ran out, never on the game as it is after that order.
+        at = (g.row.branch, g.seq)
+        bots = g.row.settings_dict.get("bots", {})
+        late = sorted({p.seat for p in g.pending() if p.seat not in bots})
         new, events = advance(old, decision_of(g), self.now())
         if new is None:
             self.states.pop(g.id, None)
@@ -226,7 +231,7 @@ class ClockKeeper:
                 await self._save(g.id)
         out: list[Reply] = []
         for e in events:
-            out += await (self._expired(g) if e.kind == "expired" else self._remind(g, e.hours))
+            out += await (self._expired(g, at, late) if e.kind == "expired" else self._remind(g, e.hours))
         return out
 
     async def _save(self, gid: int) -> None:
@@ -238,47 +243,62 @@ class ClockKeeper:
         text = f"{names} reminder: game #{g.id} waits on your decision; about {hours} h left on the clock."
         return [Reply(to="channel", place=g.row.place, game_id=g.id, seq=g.seq, mentions=users, text=text.strip())]
 
-    async def _expired(self, g: Live) -> list[Reply]:
+    async def _expired(self, g: Live, at: tuple[int, int], seats: list[str]) -> list[Reply]:
+        """The decision of ``seats`` at ``at`` (branch, action number) ran out: the timeout action, then the
+        moderators' alert. Each order of the action carries ``at`` (``Command.at``), so the core refuses it,
+        changing nothing, if the game moved on or was paused meanwhile (an order at the last instant, a
+        rollback); then the decision was answered after all, and nothing is said."""
         settings = g.row.settings_dict
         action = settings.get("on_timeout", "nothing")
-        bots = settings.get("bots", {})
-        seats = sorted({p.seat for p in g.pending() if p.seat not in bots})
+        acted: list[Reply] = []
+        if action == "forfeit":
+            acted = await self._forfeit(g, seats, at)
+        elif action == "default":
+            acted = await self._default(g, seats, at)
+        if action in ("forfeit", "default") and not any(r.outbox_id is not None for r in acted):
+            return []  # refused: the decision that ran out is no longer the game's
+        acted = [r for r in acted if r.user != CLOCK_USER]  # what the core says to the clock itself
         who = " and ".join(f"{g.name_of(s)} ({s})" for s in seats)
-        async with self.core.store.transaction():
-            await self.core.store.add_modlog(g.id, CLOCK_USER, f"clock of game #{g.id} ran out for {who}",
-                                             f"on timeout: {action}", self.core.now())
+        async with self.core.lock_of(g.id):
+            live = self.core.live.get(g.id)
+            if action == "nothing" and (live is None or (live.row.branch, live.seq) != at
+                                        or live.row.status != "active"):
+                return []
+            async with self.core.store.transaction():
+                await self.core.store.add_modlog(g.id, CLOCK_USER, f"clock of game #{g.id} ran out for {who}",
+                                                 f"on timeout: {action}", self.core.now())
         text = f"Moderators: the clock of game #{g.id} ran out for {who}. On timeout: {action}."
-        alerts = [Reply(to="channel", place=g.row.place, game_id=g.id, seq=g.seq, text=text)]
+        alerts = [Reply(to="channel", place=g.row.place, game_id=g.id, seq=at[1], text=text)]
         if self.alert_elsewhere is not None:
             alerts += await self.alert_elsewhere(g, text)
-        if action == "forfeit":
-            return alerts + await self._forfeit(g, seats)
-        if action == "default":
-            return alerts + await self._default(g, seats)
-        return alerts
+        return alerts + acted
 
-    async def _forfeit(self, g: Live, seats: list[str]) -> list[Reply]:
+    async def _forfeit(self, g: Live, seats: list[str], at: tuple[int, int]) -> list[Reply]:
         others = [s for s in g.rules.seats if s not in seats]
         winner = others[0] if len(others) == 1 else "draw"
         who = " and ".join(g.name_of(s) for s in seats)
         cmd = Command(user=CLOCK_USER, place=g.row.place, name="mod end", is_moderator=True, community=g.row.community,
-                      args={"game": str(g.id), "winner": winner, "reason": f"{who} ran out of time"})
+                      args={"game": str(g.id), "winner": winner, "reason": f"{who} ran out of time"}, at=at)
         return await self.core.handle(cmd)
 
-    async def _default(self, g: Live, seats: list[str]) -> list[Reply]:
-        """Play the first legal answer for each awaited seat."""
+    async def _default(self, g: Live, seats: list[str], at: tuple[int, int]) -> list[Reply]:
+        """Play the first legal answer for each awaited seat, each only if the game is where the one before
+        left it (the first: where the decision ran out)."""
         out: list[Reply] = []
         for seat in seats:
             live = self.core.live.get(g.id)
-            if live is None or live.state is None:
+            if live is None or live.state is None or (out and not any(r.outbox_id is not None for r in out)):
                 break
             legal = live.rules.legal_now(live.state, seat)
             if not legal:
                 continue
             a = legal[0]
             args = {k: str(v) for k, v in a.args.items()} | {"game": str(g.id), "as": seat}
-            cmd = Command(user=live.user_of(seat), place=live.row.place, name=a.verb, args=args, display="clock")
+            cmd = Command(user=live.user_of(seat), place=live.row.place, name=a.verb, args=args, display="clock",
+                          at=at)
             out += await self.core.handle(cmd)
+            done = self.core.live.get(g.id)
+            at = (done.row.branch, done.seq) if done is not None else at
         return out
 
     def take_changed(self) -> set[int]:

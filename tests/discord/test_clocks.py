@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 from hypothesis import given
@@ -157,3 +158,34 @@ async def test_an_expiry_alert_also_goes_where_the_transport_says(core):
     out = await keeper.tick()
     assert [r.place for r in out] == ["p", "mods"]
     assert seen == [(gid, out[0].text)]
+
+
+async def test_an_order_given_while_the_clock_runs_out_is_kept_and_nobody_forfeits(core, monkeypatch):
+    """The keeper finds bob's clock run out, and bob's guess commits while the keeper saves that (the two
+    interleave on the event loop). The decision that ran out was answered: the timeout action must not
+    fall on the game as it is now (it would end it against whoever the game waits on next), and no
+    moderator is told that a clock ran out for a decision that was made."""
+    clock = Clock()
+    keeper = ClockKeeper(core, now=clock)
+    gid = await toy(core, "forfeit")
+    await keeper.tick()
+    await core.handle_line("alice", "p", "/guess parity:odd")
+    await keeper.tick()
+    real = keeper._save
+    answered: list[asyncio.Task] = []
+
+    async def save_while_bob_answers(g: int) -> None:
+        await real(g)
+        if not answered:  # bob's order arrives now; it runs as soon as the keeper waits on anything
+            answered.append(asyncio.create_task(core.handle_line("bob", "p", "/guess parity:even")))
+
+    monkeypatch.setattr(keeper, "_save", save_while_bob_answers)
+    clock.now = T0 + 25 * H
+    out = await keeper.tick()
+    assert answered
+    said = await answered[0]
+    assert not said or not said[0].text.startswith("Sorry"), said
+    assert gid in core.live, [r.text for r in out]
+    assert (await core.store.game(gid)).status == "active"
+    assert not [r for r in out if "ran out" in r.text or "is over" in r.text], [r.text for r in out]
+    assert not any("ran out" in r["what"] for r in await core.store.modlog(gid))
