@@ -66,10 +66,14 @@ async def undo(core: Core, cmd: Command) -> list[Reply]:
         if not seats:
             raise Refusal(f"only a player of game #{g.id} can take back an order")
         rows = await core.store.actions(g.id, g.row.branch)
-        counted = effective(rows)
+        # What the asker may know of the log: the other side's sealed choices not yet opened are not in it
+        # (3.03, 8.2, 8.1 of Annihilator). The answer must not name them, nor differ for their being there.
+        sealed = {s.seq for s in await core.store.secrets(g.id, g.row.branch) if s.revealed_at is None}
+        counted = [a for a in effective(rows) if not (a.seq in sealed and a.seat not in seats)]
         if not counted:
             raise Refusal("there is no order to take back yet")
         last = counted[-1]
+        hidden_after = any(a.seq > last.seq and a.seq in sealed for a in rows)
         action = Action.model_validate_json(last.action)
         if last.seat not in seats or last.seat == MODERATOR:
             raise Refusal(f"the last order ({action.text()}) was not yours; only your own orders can be taken "
@@ -83,7 +87,7 @@ async def undo(core: Core, cmd: Command) -> list[Reply]:
             raise Refusal(f"{action.text()} revealed sealed choices, so it cannot be taken back")
         if json.loads(last.rolls):
             raise Refusal(f"{action.text()} rolled dice, so it cannot be taken back (a moderator can roll back)")
-        if not any(p.seat == last.seat and not p.secret for p in g.pending()):
+        if hidden_after or not any(p.seat == last.seat and not p.secret for p in g.pending()):
             raise Refusal(f"the decision has passed to your opponent since {action.text()}; "
                           "ask a moderator to roll back instead")
         before = await _state_before(core, g, rows, last.seq)

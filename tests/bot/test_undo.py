@@ -159,3 +159,24 @@ async def test_two_clicks_of_one_undo_button_at_once_take_back_one_order(tmp_pat
         assert t.game.state.model_dump_json() == moved  # only the facing was taken back
     finally:
         await store.close()
+
+
+async def test_3_03_undo_during_army_picks_says_nothing_of_the_other_sides_sealed_picks(tmp_path):
+    """3.03: each side's picks are secret until both armies are in. A player's /undo must answer the same
+    whether or not the other side has picked since, and never name the other side's sealed pick (the
+    refusal used to quote 'the last order (/pick kind:GT3) was not yours')."""
+    t, store = await table(tmp_path)
+    try:
+        await t.until("bob dm: /pick kind:GT3")  # alice has picked twice, bob not yet
+        before = [r.text for r in await t.say("alice", "/undo", place="dm:alice")]
+        await t.next()  # bob picks, sealed
+        state, seq = t.game.state.model_dump_json(), t.game.seq
+        after = [r.text for r in await t.say("alice", "/undo", place="dm:alice")]
+        assert after == before, (before, after)
+        assert not any("/pick" in text and "GT3" in text for text in after), after
+        assert (t.game.state.model_dump_json(), t.game.seq) == (state, seq)
+        # bob, whose sealed pick is last, is told it cannot be taken back
+        mine = await t.say("bob", "/undo", place="dm:bob")
+        assert mine[0].text.startswith("Sorry") and "sealed" in mine[0].text, mine[0].text
+    finally:
+        await store.close()
