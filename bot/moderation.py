@@ -108,8 +108,11 @@ async def rollback(core: Core, cmd: Command) -> list[Reply]:
         reason = escape_markdown(cmd.args.get("reason", ""), 300)
         pair = await _splits_a_reveal(core, g, to)
         if pair is not None and not (cmd.args.get("confirm", "").lower() in ("yes", "y", "true") and reason):
+            where = (f"the sealed choices from action {pair[0]} on were opened when the game ended"
+                     if over and pair[1] == g.seq and pair[1] <= to else
+                     f"action {to} lies between sealed choices that were revealed together (actions {pair[0]}-{pair[1]})")
             raise _refuse(
-                f"action {to} lies between sealed choices that were revealed together (actions {pair[0]}-{pair[1]}): "
+                f"{where}: "
                 f"after this rollback a player could choose again knowing the other's revealed choice. Roll back to "
                 f"to:{pair[0] - 1}, before the first of them, or repeat with confirm:yes and a reason:\"...\"")
         old = g.row.branch
@@ -270,12 +273,16 @@ async def public_length(core: Core, game_id: int, branch: int, length: int) -> t
 
 
 async def _splits_a_reveal(core: Core, g: Live, to: int) -> tuple[int, int] | None:
-    """The first and last action of sealed choices revealed together that a rollback to ``to`` would split."""
+    """The first and last action of sealed choices revealed together that a rollback to ``to`` would split.
+
+    A game ended outside the rules (a resignation, ``/mod end``, a clock) opened its choices still sealed
+    after its last action, with no action of its own: a rollback to that last action splits them too."""
+    ended = g.row.status == "over" and "result" in g.row.settings_dict
     revealed: dict[int, list[int]] = {}
     for s in await core.store.secrets(g.id, g.row.branch):
         if s.revealed_at is not None:
             revealed.setdefault(s.revealed_at, []).append(s.seq)
     for at, seqs in sorted(revealed.items()):
-        if min(seqs) <= to < at:
+        if min(seqs) <= to < at or (ended and at == g.seq and min(seqs) <= to):
             return min(seqs), at
     return None

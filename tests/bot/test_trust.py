@@ -305,6 +305,22 @@ async def test_rollback_between_a_revealed_pair_needs_confirmation(core, store):
     assert "rolled game" in texts(r) and core.live[gid].row.branch == 2
 
 
+async def test_rolling_back_a_resignation_that_opened_a_sealed_choice_needs_confirmation(core, store):
+    """A game ended outside the rules (here a resignation) opens every choice still sealed, in the thread.
+    Rolling it back to its last action would let the other player choose again knowing that choice: as
+    for a rollback between choices revealed together, the moderator must confirm, with a reason."""
+    gid = await toy(core, guessed=False)
+    await say(core, "alice", f"/guess parity:odd game:{gid}", place="dm:alice", community="")
+    r = await say(core, "bob", f"/game resign game:{gid} confirm:yes")
+    assert "is over" in texts(r) and "parity:odd" in texts(r)  # alice's guess was opened with the result
+    r = await say(core, "mo", f"/mod rollback to:1 game:{gid}", mod=True)
+    assert r[0].to == "private" and r[0].text.startswith("Sorry") and "to:0" in r[0].text, r[0].text
+    assert (await store.game(gid)).status == "over"
+    r = await say(core, "mo", f"/mod rollback to:1 game:{gid} confirm:yes reason:\"bob resigned by mistake\"",
+                  mod=True)
+    assert "rolled game" in texts(r) and core.live[gid].row.status == "active"
+
+
 # --- 5. bad input: a clear refusal, never an internal error ---------------------------------------------
 
 @pytest.mark.parametrize("line", [
