@@ -545,7 +545,17 @@ class Delivery:
         if place is None:
             log.info("DM to %s refused and no game thread to fall back on", user)
             return
+        key, decision = "", None
         if r.secret_prompt and r.game_id is not None:
+            # Once a decision: a private step (a Chitin pick, 3.03) gives a new prompt but not a new
+            # decision, and a line a step would let anyone count them. The button opens the decision as
+            # it is when pressed.
+            g = self.core.live.get(r.game_id)
+            key = f"discord:dm-closed:{r.game_id}:{user}"
+            if g is not None:
+                decision = [g.row.branch, g.row.settings_dict.get("decision_seq", 0)]
+                if (await self.core.store.place_settings(key)).get("decision") == decision:
+                    return
             text = (f"<@{user}>, your direct messages are closed, so your private choice for game #{r.game_id} "
                     "waits here: press **Choose privately** (only you can, and only you will see it).")
             view: discord.ui.View | None = panel_view(r.game_id, user)
@@ -558,6 +568,9 @@ class Delivery:
         if view is not None:
             kwargs["view"] = view
         await self.client.get_partial_messageable(int(place)).send(**kwargs)
+        if decision is not None:
+            async with self.core.store.transaction():
+                await self.core.store.set_place_settings(key, {"decision": decision})
 
     def _with_thread_link(self, r: Reply) -> Reply:
         """A direct message about a game says where the game is played."""

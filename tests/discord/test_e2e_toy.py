@@ -90,3 +90,26 @@ async def secret_round(t: Table, fake, thread: str, n: int) -> None:
     stale = await t.click("alice", dm[-1].data, "Guess even")
     assert "out of date" in texts(ephemeral(stale))
 
+
+
+async def test_3_03_closed_dms_tell_the_thread_once_a_decision_not_once_a_private_pick(fake, bot, core):
+    """3.03: how many picks a side has made is secret. With bob's direct messages closed, his private
+    decision waits in the thread behind **Choose privately**; each of his picks changes his prompt (the
+    points left), which used to post the 'direct messages are closed' line again, one per pick, for
+    anyone to count. It is posted once for the decision."""
+    fake.closed_dms.add(str(BOB))
+    t = Table(fake, bot.client)
+    sent = await t.slash("alice", P.CHANNEL_ID, "game", {"game": "chitin", "opponent": ("user", BOB),
+                                                         "options": "scenario:basic"}, sub="new")
+    invite = next(s for s in sent if "challenges you" in s.content)
+    thread = invite.channel
+    await t.click("bob", invite.data, "Accept")
+
+    def closed_notes() -> int:
+        return sum("direct messages are closed" in s.content for s in t.in_channel(thread))
+
+    assert closed_notes() == 1
+    for _ in range(3):
+        said = await t.slash("bob", thread, "pick", {"kind": "GT3"})
+        assert not any(s.content.startswith("Sorry") for s in said), texts(said)
+    assert closed_notes() == 1
