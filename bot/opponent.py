@@ -321,8 +321,10 @@ class Opponent:
         raw, stats = await self._compute(hint_job, g.rules.name, info.model_dump_json(),
                                          seed_for(g.row.seed, seq, "hint:" + seat), SAFETY_SECONDS[HINT_LEVEL])
         action = Action.model_validate_json(raw)
+        # Stale only if the asker's own decision changed: the other side's sealed steps meanwhile (3.03
+        # picks) leave it as it was, and saying "moved on" for them would tell that they were taken.
         now = self.core.live.get(g.id)
-        if now is None or (now.row.branch, now.seq) != (branch, seq):
+        if now is None or now.row.branch != branch or not await self.core.still_current(now, seq, cmd.user):
             raise Refusal(f"game #{g.id} moved on while your hint was being worked out; ask again for the "
                           "position as it is now")
         # no action number: during secret choices it would count the other side's (3.03, 8.2)
