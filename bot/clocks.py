@@ -184,8 +184,8 @@ class ClockKeeper:
                 await self._save(gid)
                 what = f"extended the clock of game #{gid} by {span(gap)}"
                 await self.core.store.add_modlog(gid, CLOCK_USER, what, "the bot was down", now)
-                out.append(Reply(to="channel", place=g.row.place, game_id=gid, text=(
-                    f"The bot was down for {span(gap)}; the clock of game #{gid} was extended by as much.")))
+                out += await self.core.queue(gid, [Reply(to="channel", place=g.row.place, game_id=gid, text=(
+                    f"The bot was down for {span(gap)}; the clock of game #{gid} was extended by as much."))])
         return out
 
     async def heartbeat(self) -> None:
@@ -224,20 +224,24 @@ class ClockKeeper:
         if new is None:
             self.states.pop(g.id, None)
             return []
-        if new != old:
+        # A reminder goes in the outbox with the clock that says it was given (one transaction): a post
+        # Discord does not take is posted again, never lost while the clock counts it as given.
+        out = [r for e in events if e.kind != "expired" for r in self._remind(g, e.hours)]
+        if new != old or out:
             self.states[g.id] = new
             self.changed.add(g.id)
             async with self.core.store.transaction():
                 await self._save(g.id)
-        out: list[Reply] = []
+                out = await self.core.queue(g.id, out)
         for e in events:
-            out += await (self._expired(g, at, late) if e.kind == "expired" else self._remind(g, e.hours))
+            if e.kind == "expired":
+                out += await self._expired(g, at, late)
         return out
 
     async def _save(self, gid: int) -> None:
         await self.core.store.set_place_settings(_key(gid), self.states[gid].model_dump(mode="json"))
 
-    async def _remind(self, g: Live, hours: int) -> list[Reply]:
+    def _remind(self, g: Live, hours: int) -> list[Reply]:
         users = _waiting_users(g)
         names = " ".join(f"<@{u}>" for u in users)
         text = f"{names} reminder: game #{g.id} waits on your decision; about {hours} h left on the clock."
@@ -264,13 +268,16 @@ class ClockKeeper:
             if action == "nothing" and (live is None or (live.row.branch, live.seq) != at
                                         or live.row.status != "active"):
                 return []
-            async with self.core.store.transaction():
+            text = f"Moderators: the clock of game #{g.id} ran out for {who}. On timeout: {action}."
+            alerts = [Reply(to="channel", place=g.row.place, game_id=g.id, seq=at[1], text=text)]
+            async with self.core.store.transaction():  # the alert in the outbox with its log line
                 await self.core.store.add_modlog(g.id, CLOCK_USER, f"clock of game #{g.id} ran out for {who}",
                                                  f"on timeout: {action}", self.core.now())
-        text = f"Moderators: the clock of game #{g.id} ran out for {who}. On timeout: {action}."
-        alerts = [Reply(to="channel", place=g.row.place, game_id=g.id, seq=at[1], text=text)]
+                alerts = await self.core.queue(g.id, alerts)
         if self.alert_elsewhere is not None:
-            alerts += await self.alert_elsewhere(g, text)
+            elsewhere = await self.alert_elsewhere(g, text)
+            async with self.core.store.transaction():
+                alerts += await self.core.queue(g.id, elsewhere)
         return alerts + acted
 
     async def _forfeit(self, g: Live, seats: list[str], at: tuple[int, int]) -> list[Reply]:

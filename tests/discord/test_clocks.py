@@ -189,3 +189,20 @@ async def test_an_order_given_while_the_clock_runs_out_is_kept_and_nobody_forfei
     assert (await core.store.game(gid)).status == "active"
     assert not [r for r in out if "ran out" in r.text or "is over" in r.text], [r.text for r in out]
     assert not any("ran out" in r["what"] for r in await core.store.modlog(gid))
+
+
+async def test_reminders_and_alerts_are_in_the_outbox_so_a_post_discord_refuses_is_posted_again(core):
+    """The keeper counts a reminder as given and a clock as run out when it says so; if Discord answered
+    503 to that post it would be lost for good (an expired clock never fires again). They are queued in
+    the outbox, in the same transaction as the clock, like every other post."""
+    clock = Clock()
+    keeper = ClockKeeper(core, now=clock)
+    gid = await toy(core, "nothing")
+    await keeper.tick()
+    clock.now = T0 + 23 * H + timedelta(minutes=1)
+    [reminder] = await keeper.tick()
+    clock.now = T0 + 25 * H
+    [alert] = await keeper.tick()
+    waiting = {oid for oid, _, _ in await core.store.unposted()}
+    assert reminder.outbox_id in waiting and alert.outbox_id in waiting, (reminder, alert)
+    assert gid in core.live
