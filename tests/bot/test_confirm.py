@@ -81,7 +81,10 @@ async def test_a_moderator_can_roll_back_a_finished_game_and_it_plays_on(core):
     assert g.id not in core.live
     r = await say("carol", "/game status")  # the finished game's own thread still knows it
     assert "is over" in r[0].text
+    # the resignation opened alice's sealed pick: going back past it asks the moderator to confirm
     r = await say("carol", f"/mod rollback to:1 reason:misclick game:{g.id}", True)
+    assert "opened when the game ended" in r[0].text and "confirm:yes" in r[0].text, r[0].text
+    r = await say("carol", f"/mod rollback to:1 reason:misclick confirm:yes game:{g.id}", True)
     assert "rolled game" in " ".join(x.text for x in r), r[0].text
     live = core.live[g.id]
     assert live.row.status == "active" and live.row.branch == 2 and live.seq == 1
