@@ -155,6 +155,9 @@ class ClockKeeper:
     states: dict[int, ClockState] = field(default_factory=dict)
     changed: set[int] = field(default_factory=set)
     """Games whose clock changed since the transport last looked (their status lines need redrawing)."""
+    started: bool = False
+    """``start`` has read the saved clocks and credited the downtime: before, a command's clock check
+    would take a saved decision for a new one (``Hive.clocks_for`` waits for it)."""
 
     async def start(self) -> list[Reply]:
         """Load the clocks; extend them by the time the bot was down and say so in each game."""
@@ -169,6 +172,7 @@ class ClockKeeper:
         if gap:
             out = await self._extend_all(gap)
         await self.heartbeat()
+        self.started = True
         return out
 
     async def _extend_all(self, gap: timedelta) -> list[Reply]:
@@ -176,8 +180,12 @@ class ClockKeeper:
         now = self.core.now()
         async with self.core.store.transaction():
             for gid, st in list(self.states.items()):
-                g = self.core.live.get(gid)
-                if g is None or st.expired or st.paused_since is not None:
+                if st.expired or st.paused_since is not None:
+                    continue
+                # a game start-up has not loaded yet (it loads in the background) is loaded now: its
+                # clock too ran on while the bot was down
+                g = self.core.live.get(gid) or await self.core.load(gid)
+                if g is None:
                     continue
                 self.states[gid] = extend(st, gap)
                 self.changed.add(gid)

@@ -112,8 +112,8 @@ class Hive:
     async def clocks_for(self, replies: list[Reply]) -> list[Reply]:
         """Start or move the clocks of the games a command touched (before its replies are posted,
         so the status message shows the new deadline at once)."""
-        if self.keeper is None:
-            return []
+        if self.keeper is None or not self.keeper.started:
+            return []  # the saved clocks are not read yet: the first tick after start-up looks at these games
         out: list[Reply] = []
         for gid in sorted({r.game_id for r in replies if r.game_id is not None}):
             g = self.core.live.get(gid)

@@ -206,3 +206,51 @@ async def test_reminders_and_alerts_are_in_the_outbox_so_a_post_discord_refuses_
     waiting = {oid for oid, _, _ in await core.store.unposted()}
     assert reminder.outbox_id in waiting and alert.outbox_id in waiting, (reminder, alert)
     assert gid in core.live
+
+
+async def test_downtime_is_credited_to_a_game_start_up_has_not_loaded_yet(core, monkeypatch):
+    """Start-up loads the games in the background; the clocks resume meanwhile. A game not loaded yet
+    must still have the time the bot was down added to its clock, or its first tick finds the clock run
+    out and (here) forfeits a player who had most of a day left when the bot went down."""
+    from bot.commands import make_core
+
+    clock = Clock()
+    keeper = ClockKeeper(core, now=clock)
+    gid = await toy(core, "forfeit")
+    await keeper.tick()  # the clock of the decision, saved, and the heartbeat at T0
+    restarted = make_core(core.store)
+    monkeypatch.setattr(restarted, "load_all", _never)  # the background loading has not come to it yet
+    await restarted.start(background=True)
+    assert gid not in restarted.live
+    clock.now = T0 + 30 * H  # down for 30 hours, with 24 on the clock
+    again = ClockKeeper(restarted, now=clock)
+    notes = await again.start()
+    assert any("was down for 30 h" in r.text for r in notes), [r.text for r in notes]
+    assert again.states[gid].deadline == T0 + 54 * H
+    assert not [r for r in await again.tick() if "is over" in r.text or "ran out" in r.text]
+    assert gid in restarted.live
+
+
+async def _never() -> None:
+    return None
+
+
+async def test_a_command_before_the_clocks_resume_does_not_start_its_clock_afresh(core):
+    """After a restart, commands are answered before the keeper has read the saved clocks (replies left
+    unposted go first); a command's clock check then must not take the decision for a new one and write
+    a fresh full clock over the saved one."""
+    from bot.discord.hive import Hive
+
+    clock = Clock()
+    keeper = ClockKeeper(core, now=clock)
+    gid = await toy(core, "nothing")
+    await keeper.tick()
+    saved = keeper.states[gid]
+    clock.now = T0 + 20 * H
+    fresh = ClockKeeper(core, now=clock)  # the restarted bot's keeper, not started yet
+    hive = Hive.__new__(Hive)
+    hive.core, hive.keeper = core, fresh
+    replies = await core.handle_line("alice", "p", f"/game board game:{gid}")
+    assert await hive.clocks_for(replies) == []
+    await fresh.start()
+    assert fresh.states[gid].deadline == saved.deadline + 20 * H  # the saved clock, with the 20 h down added
