@@ -90,6 +90,13 @@ async def _fold(store: Store, rules: GameRules, config: GameConfig, row: GameRow
         state, start_seq = None, 0  # a take-back reaches behind the snapshot: fold from the start
         actions = await store.actions(row.id, row.branch)
         steps = [(a.seat, _action(a.action), _rolls(a.rolls)) for a in actions]
+    if len(steps) >= OFF_LOOP_AFTER:  # a long fold (no snapshot near): in a worker thread, as full_replay
+        rules = type(rules)()
+        if state is None:
+            out, _ = await asyncio.to_thread(replay, rules, config, _rolls(row.setup_rolls), steps, trusted=True)
+        else:
+            out, _ = await asyncio.to_thread(fold, rules, state, steps, first=start_seq + 1, trusted=True)
+        return out
     if state is None:
         setup = _rolls(row.setup_rolls)
         state, _ = replay(rules, config, setup, steps, trusted=True)

@@ -342,6 +342,13 @@ class Store:
             " WHERE game_id = ? AND branch = ? AND seq <= ?",
             (new, game_id, from_branch, at_seq),
         )
+        # the positions after those actions are the same on both branches: their snapshots hold for the new
+        # one, so loading it reads only what follows the newest (bot/live.py), not the whole log
+        await self.db.execute(
+            "INSERT INTO snapshots(game_id, branch, seq, state) SELECT game_id, ?, seq, state FROM snapshots"
+            " WHERE game_id = ? AND branch = ? AND seq <= ?",
+            (new, game_id, from_branch, at_seq),
+        )
         await self.db.execute(
             "UPDATE secrets SET revealed_at = NULL WHERE game_id = ? AND branch = ? AND revealed_at > ?",
             (game_id, new, at_seq),

@@ -213,3 +213,60 @@ async def test_serving_a_long_game_leaves_no_cyclic_garbage(core):
     finally:
         gc.set_debug(0)
         gc.garbage.clear()
+
+
+async def test_a_rollback_of_a_long_game_keeps_its_snapshots_so_loading_it_reads_no_whole_log(core, monkeypatch):
+    """A rollback puts the game on a new branch holding the first actions of the old; their snapshots are
+    the same positions, so they are kept for it: loading the game after the rollback (and after every
+    restart until the branch makes its own) reads only the actions after the newest one, instead of
+    folding the whole log on the event loop."""
+    import bot.live
+
+    gid = await _very_long_game(core, 400)
+    to = core.live[gid].seq - 3
+    r = await core.handle_line("mo", "console:#t", f"/mod rollback to:{to} game:{gid} confirm:yes reason:x",
+                               is_moderator=True)
+    assert "rolled game" in " ".join(x.text for x in r), r[0].text
+    row = await core.store.game(gid)
+    assert row.branch == 2
+    snaps = [seq for seq, _ in await core.store.snapshots(gid, 2)]
+    assert snaps and max(snaps) == to - to % SNAPSHOT_EVERY, snaps
+    folded: list[int] = []
+    original_fold, original_replay = bot.live.fold, bot.live.replay
+
+    def counting_fold(rules, state, steps, **kwargs):  # noqa: ANN001, ANN003, ANN202
+        folded.append(len(steps))
+        return original_fold(rules, state, steps, **kwargs)
+
+    def counting_replay(rules, config, setup, steps, **kwargs):  # noqa: ANN001, ANN003, ANN202
+        folded.append(len(steps))
+        return original_replay(rules, config, setup, steps, **kwargs)
+
+    monkeypatch.setattr(bot.live, "fold", counting_fold)
+    monkeypatch.setattr(bot.live, "replay", counting_replay)
+    again = await load_live(core.store, row)
+    assert again.state.model_dump_json() == core.live[gid].state.model_dump_json()
+    assert folded and max(folded) < SNAPSHOT_EVERY, folded
+
+
+async def test_loading_a_long_game_without_a_near_snapshot_folds_it_off_the_event_loop(core, monkeypatch):
+    """A game whose log must be folded from far back (a database from before snapshots, a take-back behind
+    the newest one) is loaded in a worker thread: a rollback or a start-up does not stall every member."""
+    import threading
+
+    import bot.live
+
+    gid = await _very_long_game(core, 400)
+    async with core.store.transaction():
+        await core.store.db.execute("DELETE FROM snapshots WHERE game_id = ?", (gid,))
+    where: list[str] = []
+    original = bot.live.replay
+
+    def recording(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        where.append(threading.current_thread().name)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(bot.live, "replay", recording)
+    again = await load_live(core.store, await core.store.game(gid))
+    assert again.state.model_dump_json() == core.live[gid].state.model_dump_json()
+    assert where and threading.current_thread().name not in where, where
