@@ -332,6 +332,24 @@ class Core:
         later = await self.store.actions(g.id, g.row.branch, after=seq)
         return all(a.secret and a.seat not in mine for a in later)
 
+    @asynccontextmanager
+    async def changing(self, g: Live) -> AsyncIterator[None]:
+        """A transaction that changes game ``g`` in memory too (its row, seats, position, or the game
+        ``self.live`` holds for it): if the transaction fails, memory is put back as it was, so it never
+        says what the database does not (nothing was changed)."""
+        saved = (g.row, dict(g.seats), g.state, g.seq, g.board_key)
+        held = self.live.get(g.id)
+        try:
+            async with self.store.transaction():
+                yield
+        except BaseException:
+            g.row, g.seats, g.state, g.seq, g.board_key = saved
+            if held is None:
+                self.live.pop(g.id, None)
+            else:
+                self.live[g.id] = held
+            raise
+
     def check_moderator(self, g: Live, cmd: Command) -> None:
         """A moderator acts only on games of the community where they are a moderator."""
         if not cmd.is_moderator:

@@ -535,7 +535,7 @@ async def finish(core: Core, g: Live, winner: str | None, reason: str,
     Every choice still sealed is opened with the result, so the record is complete.
     """
     now = core.now()
-    async with core.store.transaction():
+    async with core.changing(g):
         if modlog is not None:
             await core.store.add_modlog(g.id, modlog[0], modlog[1], modlog[2], now)
         settings = g.row.settings_dict

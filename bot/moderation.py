@@ -54,7 +54,7 @@ async def _log_and_post(core: Core, game_id: int, place: str, mod: str, what: st
 @command("mod pause")
 async def pause(core: Core, cmd: Command) -> list[Reply]:
     """Stop a game: no orders are taken and its clock stops."""
-    async with core.locked(cmd, statuses=("active",), moderating=True) as g, core.store.transaction():
+    async with core.locked(cmd, statuses=("active",), moderating=True) as g, core.changing(g):
         await core.store.update_game(g.id, core.now(), status="paused")
         g.row = (await core.store.game(g.id)) or g.row
         return await _log_and_post(core, g.id, g.row.place, cmd.user, f"paused game #{g.id}", cmd.args.get("reason", ""))
@@ -63,7 +63,7 @@ async def pause(core: Core, cmd: Command) -> list[Reply]:
 @command("mod resume")
 async def resume(core: Core, cmd: Command) -> list[Reply]:
     """Let a paused game go on."""
-    async with core.locked(cmd, statuses=("paused",), moderating=True) as g, core.store.transaction():
+    async with core.locked(cmd, statuses=("paused",), moderating=True) as g, core.changing(g):
         await core.store.update_game(g.id, core.now(), status="active")
         g.row = (await core.store.game(g.id)) or g.row
         return await _log_and_post(core, g.id, g.row.place, cmd.user, f"resumed game #{g.id}", cmd.args.get("reason", ""))
@@ -118,7 +118,7 @@ async def rollback(core: Core, cmd: Command) -> list[Reply]:
         old = g.row.branch
         key = "k" + secrets.token_hex(8)
         now = core.now()
-        async with core.store.transaction():
+        async with core.changing(g):
             new = await core.store.fork(g.id, old, to, key, f"rollback by {cmd.user}: {reason}".strip(), now)
             if over:  # the game is played again from the kept actions
                 settings = g.row.settings_dict
@@ -150,7 +150,7 @@ async def restore(core: Core, cmd: Command) -> list[Reply]:
         if branch not in known or branch == g.row.branch:
             raise _refuse(f"branch must be one of the other branches ({others}); /mod branches lists them")
         now = core.now()
-        async with core.store.transaction():
+        async with core.changing(g):
             await core.store.update_game(g.id, now, branch=branch)
             row = await core.store.game(g.id)
             assert row is not None
@@ -180,7 +180,7 @@ async def replace(core: Core, cmd: Command) -> list[Reply]:
         # is given only that seat's information (bot/opponent.py).
         if not to_bot and any(u == user for s, u in g.seats.items() if s != seat):
             raise _refuse(f"that member already holds the other seat of game #{g.id}; a player cannot play both sides")
-        async with core.store.transaction():
+        async with core.changing(g):
             settings = g.row.settings_dict
             old = g.name_of(seat)
             settings["seats"][seat] = user

@@ -470,3 +470,33 @@ async def test_a_failure_after_the_commit_is_never_called_nothing_changed(core, 
     monkeypatch.setattr(store, "transaction", real)
     r = await say(core, "mallory", "/game status game:²")
     assert "Nothing was changed" not in r[0].text  # a plain refusal is not an error either
+
+
+@pytest.mark.parametrize("line", [
+    "/mod pause game:{gid} reason:x", "/mod replace seat:B user:erin game:{gid}",
+    "/mod rollback to:1 game:{gid} confirm:yes reason:x", "/mod end winner:A game:{gid}",
+])
+async def test_a_moderation_whose_transaction_fails_changes_nothing_in_memory_either(core, store, monkeypatch, line):
+    """The database refuses the moderation's write (a full disk, a lock held too long): the member is told
+    nothing was changed, and the game in memory must say so too, not go on paused, handed over, rolled back
+    or ended while the database says otherwise (its next orders would be lost at the next restart)."""
+    import sqlite3
+
+    gid = await toy(core)
+    taker = core.live[gid].user_of(core.live[gid].state.taker)
+    await say(core, taker, f"/take n:1 game:{gid}")  # a public action: something to roll back to
+    before = core.live[gid]
+    memory = (before.row.status, before.row.branch, dict(before.seats), before.seq, before.state.model_dump_json())
+
+    async def failing(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(store, "add_modlog", failing)
+    r = await say(core, "mo", line.format(gid=gid), mod=True)
+    assert "Nothing was changed" in r[0].text, r[0].text
+    monkeypatch.undo()
+    g = core.live.get(gid)
+    assert g is not None, "the game left memory though the database still has it in play"
+    row = await store.game(gid)
+    assert (g.row.status, g.row.branch, dict(g.seats), g.seq, g.state.model_dump_json()) == memory
+    assert (row.status, row.branch) == memory[:2]
