@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import multiprocessing
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -205,21 +206,37 @@ def worker_pool() -> ProcessPoolExecutor:
     return _pool()
 
 
-async def in_worker(fn: Callable[..., T], *args: Any) -> T:
+async def in_worker(fn: Callable[..., T], *args: Any, timeout: float | None = None) -> T:
     """``fn(*args)`` in the worker process. A worker that died is replaced once; if the job breaks the
     new one too, ``BrokenProcessPool`` is raised (the next job gets another). Never run in the bot's own
     process instead: a search or a replay holds the interpreter for seconds, and a job that killed its
-    worker (its memory) would take the bot with it."""
-    loop = asyncio.get_running_loop()
-    try:
-        return await loop.run_in_executor(_pool(), fn, *args)
-    except BrokenProcessPool:
+    worker (its memory) would take the bot with it. ``timeout``: a job not answered by then (queueing
+    included) is taken for a hung worker, which would hold up every later job: the worker is stopped, the
+    next job gets a new one, and ``TimeoutError`` is raised (the jobs queued with it fail too, and are
+    tried again by their callers)."""
+    for attempt in (1, 2):
+        pool = _pool()
+        try:
+            return await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(pool, fn, *args), timeout)
+        except TimeoutError:
+            _stop(pool)
+            raise
+        except BrokenProcessPool:
+            reset_pool()
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _stop(pool: Executor) -> None:
+    """Stop a pool whose worker hangs, and forget it."""
+    for process in list(getattr(pool, "_processes", None) or {}):
+        with contextlib.suppress(Exception):
+            pool._processes[process].terminate()  # type: ignore[attr-defined]
+    with contextlib.suppress(Exception):
+        pool.shutdown(wait=False, cancel_futures=True)
+    if pool is _POOL:
         reset_pool()
-    try:
-        return await loop.run_in_executor(_pool(), fn, *args)
-    except BrokenProcessPool:
-        reset_pool()
-        raise
 
 
 def reset_pool() -> None:

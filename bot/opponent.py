@@ -53,6 +53,10 @@ SAFETY_SECONDS = {"easy": 20.0, "normal": 30.0, "hard": 60.0}
 """A wall-clock cap on one decision in the worker (the node budget, not this, bounds the search;
 docs/ai.md): only a machine far slower than planned ever reaches it."""
 
+WORKER_TIMEOUT = 300.0
+"""A decision or hint not back from the worker by then (its wait behind other jobs included) is taken for a
+hung worker, which is stopped (bot/boards.py ``in_worker``): every other game would wait behind it."""
+
 RETRY_SECONDS = (10.0, 60.0, 300.0, 1800.0)
 """After an error (a worker that died, the store busy), the bot tries the game again by itself after
 these delays, then every last one, until a decision goes through."""
@@ -296,7 +300,8 @@ class Opponent:
             return await loop.run_in_executor(self.executor, fn, *args)
         from bot import boards
 
-        return await boards.in_worker(fn, *args)  # a worker that died twice: the error path tries later
+        # a worker that died twice, or hangs: the error path tries later
+        return await boards.in_worker(fn, *args, timeout=WORKER_TIMEOUT)
 
     # --- hints ---------------------------------------------------------------------------------------------
 

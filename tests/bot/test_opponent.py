@@ -795,3 +795,38 @@ async def test_a_hint_whose_game_was_rolled_back_meanwhile_is_refused_with_a_req
     assert mod and mod[0].done() and core.live[g.id].row.branch == 2, mod[0].result()
     assert [r.to for r in replies] == ["private"] and "moved on while your hint" in replies[0].text, replies
     assert await store.hints(g.id) == []
+
+
+class Hung(Executor):
+    """A worker pool whose worker never answers (a job caught in a loop)."""
+
+    def __init__(self) -> None:
+        self.stopped = False
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+        return Future()
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.stopped = True
+
+
+async def test_a_hung_worker_is_stopped_and_the_decision_tried_again_later_not_waited_on_for_ever(
+        store, monkeypatch):
+    """One worker process serves every game's bot and the replays: a job that never ends would leave every
+    bot game waiting for good, unseen (the bot's seats have no clock). Past ``WORKER_TIMEOUT`` the worker
+    is stopped, the next job gets a new one, and the error path tries the decision again later."""
+    monkeypatch.setattr("bot.opponent.WORKER_TIMEOUT", 0.05)
+    monkeypatch.setattr("bot.opponent.RETRY_SECONDS", (60,))
+    hung = Hung()
+    monkeypatch.setattr("bot.boards._POOL", hung)
+    t = Table(store)
+    t.core.opponent.executor = None  # the pool of bot/boards.py, as in the bot
+    gid = await new(t, "toy", "pile:5")
+    await asyncio.wait_for(t.core.opponent.idle(), 5)
+    assert hung.stopped, "the hung worker was left running"
+    import bot.boards
+
+    assert bot.boards._POOL is not hung, "the next job would go to the hung worker again"
+    assert t.core.opponent.errors and gid in t.core.opponent.retries
+    assert await bot_actions(store, gid) == []
+    await t.core.opponent.stop()
