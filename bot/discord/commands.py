@@ -324,13 +324,13 @@ async def configure(interaction: discord.Interaction, role: discord.Role | None,
         return
     store = hive.core.store
     key = guild_key(interaction.guild_id)
-    settings = await store.place_settings(key)
-    if role is not None:
-        settings[MOD_ROLE_KEY] = str(role.id)
-    if alerts is not None:
-        settings[ALERTS_KEY] = str(alerts.id)
-    if role is not None or alerts is not None:
-        async with store.transaction():
+    async with store.transaction():  # read and written together: two at once each keep the other's setting
+        settings = await store.place_settings(key)
+        if role is not None:
+            settings[MOD_ROLE_KEY] = str(role.id)
+        if alerts is not None:
+            settings[ALERTS_KEY] = str(alerts.id)
+        if role is not None or alerts is not None:
             await store.set_place_settings(key, settings)
     role_text = f"<@&{settings[MOD_ROLE_KEY]}>" if MOD_ROLE_KEY in settings else "none (Manage Server only)"
     alerts_text = f"<#{settings[ALERTS_KEY]}>" if ALERTS_KEY in settings else "none (alerts go to the game's thread)"

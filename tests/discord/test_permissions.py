@@ -147,3 +147,30 @@ async def slash(t: Table, who: str, where: str, c: Case, options: dict) -> list:
     payload = P.slash(m.payload(), t.channel(where), c.name, options, sub=c.sub, users=users or None, roles=roles,
                       guild_id=guild)
     return await t.fake.interact(payload, t.client)
+
+
+async def test_two_mod_configs_at_once_keep_both_settings(core):
+    """Two members with Manage Server set the moderator role and the alerts channel at the same instant:
+    each reads the server's settings, then writes them; the second write must not put back what the
+    first replaced (one setting silently lost)."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from bot.discord.commands import configure
+    from bot.discord.convert import ALERTS_KEY, MOD_ROLE_KEY, guild_key
+
+    said: list[str] = []
+
+    async def respond(interaction, content):  # noqa: ANN001, ANN202
+        said.append(content)
+
+    hive = SimpleNamespace(core=core, delivery=SimpleNamespace(respond=respond))
+
+    def interaction():  # noqa: ANN202
+        return SimpleNamespace(guild_id=1000, client=SimpleNamespace(hive=hive),
+                               permissions=SimpleNamespace(manage_guild=True, administrator=False))
+
+    await asyncio.gather(configure(interaction(), SimpleNamespace(id=5), None),
+                         configure(interaction(), None, SimpleNamespace(id=6)))
+    settings = await core.store.place_settings(guild_key(1000))
+    assert (settings.get(MOD_ROLE_KEY), settings.get(ALERTS_KEY)) == ("5", "6"), (settings, said)
