@@ -82,6 +82,8 @@ class Core:
         self.open_thread = open_thread
         self.limits = limits or Limits()
         self.live: dict[int, Live] = {}
+        self.creating: dict[str, asyncio.Lock] = {}
+        """Locks of the members and communities whose challenges are being made (bot/lifecycle.py)."""
         self.locks: dict[int, asyncio.Lock] = {}
         """One lock a game, kept by id: a rollback that replaces the in-memory game keeps its lock."""
         self.internal_errors: deque[str] = deque(maxlen=200)

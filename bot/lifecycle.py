@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -158,46 +161,59 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
         opponent_name = f"{BOT_NAME} ({level})"
         players = (players[0], Player(seat=other, name=opponent_name))
         config = GameConfig(game=game, scenario=scenario, options=options, players=players)
-    else:
-        await _check_invitation_limits(core, cmd)
-    seed = seed_arg if seed_arg is not None else core.new_seed()
-    place = await core.open_thread(cmd.place, f"{rules.title}: {players[0].name} vs {opponent_name}")
-    settings = {"seats": {seat: cmd.user, other: opponent}, "clock_hours": hours, "on_timeout": on_timeout}
-    settings |= bot_settings
-    now = core.now()
-    from bot.live import load_live
+    # From the limits' check to the game's row, one challenge of a member (and of a community) at a time:
+    # the thread's creation is a call to Discord in between, and two at once both saw room for one more.
+    async with _creating(core, cmd):
+        if not against_bot:
+            await _check_invitation_limits(core, cmd)
+        seed = seed_arg if seed_arg is not None else core.new_seed()
+        place = await core.open_thread(cmd.place, f"{rules.title}: {players[0].name} vs {opponent_name}")
+        settings = {"seats": {seat: cmd.user, other: opponent}, "clock_hours": hours, "on_timeout": on_timeout}
+        settings |= bot_settings
+        now = core.now()
+        from bot.live import load_live
 
-    async with core.store.transaction():
-        gid = await core.store.insert_game(
-            place=place, parent=cmd.place, game=game, config=config.model_dump_json(), status="invited",
-            seed=seed, seed_public=seed_arg is not None, setup_rolls="[]", settings=json.dumps(settings),
-            created_by=cmd.user, now=now, community=cmd.community,
-        )
-        row = await core.store.game(gid)
-        assert row is not None
-        g = await load_live(core.store, row)
-        if against_bot:  # the bot accepts at once: no invitation, the game begins
-            replies = await begin(core, g, cmd)
-            core.live[gid] = g
-            return replies
-        opts = ", ".join(f"{k}:{escape_markdown(v, 40)}" for k, v in options.items()) or "none"
-        dice_note = (f"dice seed `{escape_markdown(seed, 64)}`, fixed and public" if seed_arg is not None else
-                     f"dice: SHA-256 of the secret seed `{seed_hash(seed)}`, published now so no roll can be "
-                     "changed later; the seed itself is published at the end")
-        text = (f"<@{opponent}>, {players[0].name} challenges you to {rules.title} (game #{gid}, scenario "
-                f"{scenario or 'standard'}, you play {other}; options: {opts}; clock: {clock}; {dice_note}). "
-                f"Answer with /game accept or /game decline within {core.limits.invite_days} days.")
-        replies = [Reply(to="channel", place=place, text=text, game_id=gid, seq=0, mentions=[opponent],
-                         buttons=[Button(label="Accept", command=f"/game accept game:{gid}"),
-                                  Button(label="Decline", command=f"/game decline game:{gid}",
-                                         style="danger")])]
-        replies = await core.queue(gid, replies)
-    core.live[gid] = g
-    return replies
+        async with core.store.transaction():
+            gid = await core.store.insert_game(
+                place=place, parent=cmd.place, game=game, config=config.model_dump_json(), status="invited",
+                seed=seed, seed_public=seed_arg is not None, setup_rolls="[]", settings=json.dumps(settings),
+                created_by=cmd.user, now=now, community=cmd.community,
+            )
+            row = await core.store.game(gid)
+            assert row is not None
+            g = await load_live(core.store, row)
+            if against_bot:  # the bot accepts at once: no invitation, the game begins
+                replies = await begin(core, g, cmd)
+                core.live[gid] = g
+                return replies
+            opts = ", ".join(f"{k}:{escape_markdown(v, 40)}" for k, v in options.items()) or "none"
+            dice_note = (f"dice seed `{escape_markdown(seed, 64)}`, fixed and public" if seed_arg is not None else
+                         f"dice: SHA-256 of the secret seed `{seed_hash(seed)}`, published now so no roll can be "
+                         "changed later; the seed itself is published at the end")
+            text = (f"<@{opponent}>, {players[0].name} challenges you to {rules.title} (game #{gid}, scenario "
+                    f"{scenario or 'standard'}, you play {other}; options: {opts}; clock: {clock}; {dice_note}). "
+                    f"Answer with /game accept or /game decline within {core.limits.invite_days} days.")
+            replies = [Reply(to="channel", place=place, text=text, game_id=gid, seq=0, mentions=[opponent],
+                             buttons=[Button(label="Accept", command=f"/game accept game:{gid}"),
+                                      Button(label="Decline", command=f"/game decline game:{gid}",
+                                             style="danger")])]
+            replies = await core.queue(gid, replies)
+        core.live[gid] = g
+        return replies
 
 
 NAME_LIMIT = 40
 """Characters of a display name echoed in a thread."""
+
+
+@asynccontextmanager
+async def _creating(core: Core, cmd: Command) -> AsyncIterator[None]:
+    """The locks of a member's and their community's challenges, taken in a fixed order."""
+    keys = sorted({f"member:{cmd.user}"} | ({f"community:{cmd.community}"} if cmd.community else set()))
+    async with contextlib.AsyncExitStack() as stack:
+        for key in keys:
+            await stack.enter_async_context(core.creating.setdefault(key, asyncio.Lock()))
+        yield
 
 
 async def _check_invitation_limits(core: Core, cmd: Command) -> None:

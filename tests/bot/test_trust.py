@@ -500,3 +500,24 @@ async def test_a_moderation_whose_transaction_fails_changes_nothing_in_memory_ei
     row = await store.game(gid)
     assert (g.row.status, g.row.branch, dict(g.seats), g.seq, g.state.model_dump_json()) == memory
     assert (row.status, row.branch) == memory[:2]
+
+
+async def test_two_challenges_at_once_cannot_pass_the_invitation_limit_together(core, store):
+    """Each /game new checks the member's open invitations, then opens the game's thread (a call to
+    Discord) before the game is written: two at once both saw room for one more. Of four challenges sent
+    at the same instant by a member allowed three open invitations, one is refused."""
+    import asyncio
+
+    from bot.answers import Limits
+
+    core.limits = Limits(invites_per_member=3)
+
+    async def slow_thread(place: str, name: str) -> str:
+        await asyncio.sleep(0.01)  # Discord answering the thread's creation
+        return place
+
+    core.open_thread = slow_thread
+    said = await asyncio.gather(*(say(core, "alice", f"/game new game:toy opponent:p{n}") for n in range(4)))
+    made = await store.games("status = 'invited' AND created_by = ?", ("alice",))
+    assert len(made) == 3, [r[0].text for r in said]
+    assert sum("open invitations" in r[0].text for r in said) == 1
