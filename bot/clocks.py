@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel
 
 from bot.replies import Command, Reply
+from bot.store import COMMITTED
 
 if TYPE_CHECKING:
     from bot.core import Core
@@ -263,18 +264,20 @@ class ClockKeeper:
         settings = g.row.settings_dict
         action = settings.get("on_timeout", "nothing")
         acted: list[Reply] = []
+        done = False
         if action == "forfeit":
-            acted = await self._forfeit(g, seats, at)
+            acted, done = await self._forfeit(g, seats, at)
         elif action == "default":
-            acted = await self._default(g, seats, at)
-        if action in ("forfeit", "default") and not any(r.outbox_id is not None for r in acted):
-            return []  # refused: the decision that ran out is no longer the game's
+            acted, done = await self._default(g, seats, at)
         acted = [r for r in acted if r.user != CLOCK_USER]  # what the core says to the clock itself
         who = " and ".join(f"{g.name_of(s)} ({s})" for s in seats)
         async with self.core.lock_of(g.id):
             live = self.core.live.get(g.id)
-            if action == "nothing" and (live is None or (live.row.branch, live.seq) != at
-                                        or live.row.status != "active"):
+            if not done and live is not None and ((live.row.branch, live.seq) != at or live.row.status != "active"):
+                # The decision was answered at the last instant, or the game paused or rolled back: the
+                # action is not taken and nothing is said. The clock is not left run out, so if the same
+                # decision still waits (a private step was all that came in), the next check acts on it.
+                await self._not_expired(g.id)
                 return []
             text = f"Moderators: the clock of game #{g.id} ran out for {who}. On timeout: {action}."
             alerts = [Reply(to="channel", place=g.row.place, game_id=g.id, seq=at[1], text=text)]
@@ -288,33 +291,47 @@ class ClockKeeper:
                 alerts += await self.core.queue(g.id, elsewhere)
         return alerts + acted
 
-    async def _forfeit(self, g: Live, seats: list[str], at: tuple[int, int]) -> list[Reply]:
+    async def _not_expired(self, gid: int) -> None:
+        st = self.states.get(gid)
+        if st is not None and st.expired:
+            self.states[gid] = st.model_copy(update={"expired": False})
+            async with self.core.store.transaction():
+                await self._save(gid)
+
+    async def _forfeit(self, g: Live, seats: list[str], at: tuple[int, int]) -> tuple[list[Reply], bool]:
+        """End the game against ``seats``; and whether it was (the core committed it)."""
         others = [s for s in g.rules.seats if s not in seats]
         winner = others[0] if len(others) == 1 else "draw"
         who = " and ".join(g.name_of(s) for s in seats)
         cmd = Command(user=CLOCK_USER, place=g.row.place, name="mod end", is_moderator=True, community=g.row.community,
                       args={"game": str(g.id), "winner": winner, "reason": f"{who} ran out of time"}, at=at)
-        return await self.core.handle(cmd)
+        replies = await self.core.handle(cmd)
+        return replies, COMMITTED.get()
 
-    async def _default(self, g: Live, seats: list[str], at: tuple[int, int]) -> list[Reply]:
-        """Play the first legal answer for each awaited seat, each only if the game is where the one before
-        left it (the first: where the decision ran out)."""
+    async def _default(self, g: Live, seats: list[str], at: tuple[int, int]) -> tuple[list[Reply], bool]:
+        """Play the first legal answer for each awaited seat (confirmed: the clock asks no one), each only if
+        the game is where the one before left it (the first: where the decision ran out); and whether one
+        was played."""
         out: list[Reply] = []
+        played = False
         for seat in seats:
             live = self.core.live.get(g.id)
-            if live is None or live.state is None or (out and not any(r.outbox_id is not None for r in out)):
+            if live is None or live.state is None or (live.row.branch, live.seq) != at:
                 break
             legal = live.rules.legal_now(live.state, seat)
             if not legal:
                 continue
             a = legal[0]
-            args = {k: str(v) for k, v in a.args.items()} | {"game": str(g.id), "as": seat}
+            args = {k: str(v) for k, v in a.args.items()} | {"game": str(g.id), "as": seat, "confirm": "yes"}
             cmd = Command(user=live.user_of(seat), place=live.row.place, name=a.verb, args=args, display="clock",
                           at=at)
             out += await self.core.handle(cmd)
-            done = self.core.live.get(g.id)
-            at = (done.row.branch, done.seq) if done is not None else at
-        return out
+            if not COMMITTED.get():
+                break
+            played = True
+            now = self.core.live.get(g.id)
+            at = (now.row.branch, now.seq) if now is not None else at
+        return out, played
 
     def take_changed(self) -> set[int]:
         """The games whose clock changed since the last call."""

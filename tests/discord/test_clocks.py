@@ -254,3 +254,34 @@ async def test_a_command_before_the_clocks_resume_does_not_start_its_clock_afres
     assert await hive.clocks_for(replies) == []
     await fresh.start()
     assert fresh.states[gid].deadline == saved.deadline + 20 * H  # the saved clock, with the 20 h down added
+
+
+async def test_a_private_step_at_the_deadline_does_not_leave_the_decision_without_a_clock(core, monkeypatch):
+    """3.03: an army is picked counter by counter, each pick a private step of the same decision. A pick
+    at the deadline, while the keeper saves the run-out clock, makes the forfeit's position stale and it is
+    refused; but the decision still waits on the late player, so the clock must not stay run out and
+    silent: the next check forfeits (it used to stay expired with no action, alert or log, for good)."""
+    clock = Clock()
+    keeper = ClockKeeper(core, now=clock)
+    r = await core.handle_line("alice", "p", "/game new game:chitin scenario:basic opponent:bob clock:24h "
+                                             "on_timeout:forfeit")
+    gid = r[0].game_id
+    await core.handle_line("bob", "p", "/game accept")
+    await keeper.tick()
+    real = keeper._save
+    picked: list[asyncio.Task] = []
+
+    async def save_while_alice_picks(g: int) -> None:
+        await real(g)
+        if not picked and keeper.states[g].expired:
+            picked.append(asyncio.create_task(core.handle_line("alice", "dm:alice", f"/pick kind:GT3 game:{gid}")))
+
+    monkeypatch.setattr(keeper, "_save", save_while_alice_picks)
+    clock.now = T0 + 25 * H
+    first = await keeper.tick()
+    assert picked and not (await picked[0])[0].text.startswith("Sorry")
+    assert gid in core.live and not [x for x in first if "is over" in x.text], [x.text for x in first]
+    clock.now = T0 + 25 * H + timedelta(minutes=1)
+    later = await keeper.tick()
+    assert any("is over" in x.text and "ran out of time" in x.text for x in later), [x.text for x in later]
+    assert gid not in core.live
