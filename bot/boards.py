@@ -212,8 +212,8 @@ async def in_worker(fn: Callable[..., T], *args: Any, timeout: float | None = No
     process instead: a search or a replay holds the interpreter for seconds, and a job that killed its
     worker (its memory) would take the bot with it. ``timeout``: a job not answered by then (queueing
     included) is taken for a hung worker, which would hold up every later job: the worker is stopped, the
-    next job gets a new one, and ``TimeoutError`` is raised (the jobs queued with it fail too, and are
-    tried again by their callers)."""
+    next job gets a new one, and ``TimeoutError`` is raised. The jobs queued behind it are not cancelled:
+    the stopped worker breaks the pool, so they fail with ``BrokenProcessPool`` and go to a new worker."""
     for attempt in (1, 2):
         pool = _pool()
         try:
@@ -222,10 +222,16 @@ async def in_worker(fn: Callable[..., T], *args: Any, timeout: float | None = No
             _stop(pool)
             raise
         except BrokenProcessPool:
-            reset_pool()
+            _forget(pool)
             if attempt == 2:
                 raise
     raise AssertionError("unreachable")
+
+
+def _forget(pool: Executor) -> None:
+    """Forget a broken pool, unless another job already did and started a new one (which is kept)."""
+    if _POOL is None or _POOL is pool:
+        reset_pool()
 
 
 def _stop(pool: Executor) -> None:
@@ -234,9 +240,8 @@ def _stop(pool: Executor) -> None:
         with contextlib.suppress(Exception):
             pool._processes[process].terminate()  # type: ignore[attr-defined]
     with contextlib.suppress(Exception):
-        pool.shutdown(wait=False, cancel_futures=True)
-    if pool is _POOL:
-        reset_pool()
+        pool.shutdown(wait=False, cancel_futures=False)
+    _forget(pool)
 
 
 def reset_pool() -> None:

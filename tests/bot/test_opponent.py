@@ -830,3 +830,24 @@ async def test_a_hung_worker_is_stopped_and_the_decision_tried_again_later_not_w
     assert t.core.opponent.errors and gid in t.core.opponent.retries
     assert await bot_actions(store, gid) == []
     await t.core.opponent.stop()
+
+
+async def test_a_job_queued_behind_a_hung_one_is_done_by_a_new_worker_not_cancelled(monkeypatch):
+    """Real worker processes: a job that never ends is stopped at its timeout; the decisions queued behind
+    it in the one worker are not lost (they used to be cancelled, and the bot games behind them were never
+    tried again): they are done by the new worker."""
+    import operator
+
+    from bot import boards
+
+    monkeypatch.setattr(boards, "_POOL", None)
+    try:
+        hung = asyncio.ensure_future(boards.in_worker(time.sleep, 3600, timeout=1.0))
+        await asyncio.sleep(0.2)  # the worker has taken the hung job
+        queued = [asyncio.ensure_future(boards.in_worker(operator.add, n, 3, timeout=30.0)) for n in range(4)]
+        with pytest.raises(TimeoutError):
+            await hung
+        assert await asyncio.gather(*queued) == [3, 4, 5, 6]
+    finally:
+        if boards._POOL is not None:
+            boards._POOL.shutdown(wait=False, cancel_futures=True)
