@@ -554,11 +554,13 @@ async def finish(core: Core, g: Live, winner: str | None, reason: str,
     async with core.changing(g):
         if modlog is not None:
             await core.store.add_modlog(g.id, modlog[0], modlog[1], modlog[2], now)
+        opened = await core.store.reveal_secrets(g.id, g.row.branch, g.seq)
         settings = g.row.settings_dict
-        settings["result"] = {"winner": winner, "reason": reason}
+        # which sealed choices the ending opened (no action of the game did): a rollback to before the end
+        # must not let the other side choose again knowing them (bot/moderation.py)
+        settings["result"] = {"winner": winner, "reason": reason, "opened": [s.seq for s in opened]}
         await core.store.update_game(g.id, now, status="over", settings=json.dumps(settings))
         g.row = (await core.store.game(g.id)) or g.row
-        opened = await core.store.reveal_secrets(g.id, g.row.branch, g.seq)
         replies = await core._reveal_lines(g, opened, g.seq, show=True) + core.end_lines(g, winner, reason)
         replies = await core.queue(g.id, replies)
     core.live.pop(g.id, None)
@@ -593,7 +595,8 @@ async def build_record(core: Core, game_id: int, viewer_user: str | None = None)
         live = core.live.get(row.id) or await load_live(core.store, row)
         assert live.state is not None
         out = live.rules.outcome(live.state)
-        outcome = out.model_dump() if out else json.loads(row.settings).get("result")
+        ended = json.loads(row.settings).get("result")
+        outcome = out.model_dump() if out else ended and {k: v for k, v in ended.items() if k != "opened"}
     logged = []
     for a, evs in zip(actions, events, strict=True):
         s = secrets.get(a.seq)

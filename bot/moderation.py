@@ -277,12 +277,18 @@ async def _splits_a_reveal(core: Core, g: Live, to: int) -> tuple[int, int] | No
 
     A game ended outside the rules (a resignation, ``/mod end``, a clock) opened its choices still sealed
     after its last action, with no action of its own: a rollback to that last action splits them too."""
-    ended = g.row.status == "over" and "result" in g.row.settings_dict
+    result = g.row.settings_dict.get("result") if g.row.status == "over" else None
+    # the choices the ending opened (a record of a game ended before they were noted: all those opened at
+    # its last action, to be safe)
+    by_end = set(result.get("opened", [])) if isinstance(result, dict) and "opened" in result else None
     revealed: dict[int, list[int]] = {}
     for s in await core.store.secrets(g.id, g.row.branch):
         if s.revealed_at is not None:
             revealed.setdefault(s.revealed_at, []).append(s.seq)
     for at, seqs in sorted(revealed.items()):
-        if min(seqs) <= to < at or (ended and at == g.seq and min(seqs) <= to):
+        if min(seqs) <= to < at:
             return min(seqs), at
+        ended_here = [s for s in seqs if by_end is None or s in by_end] if result is not None and at == g.seq else []
+        if ended_here and min(ended_here) <= to:
+            return min(ended_here), at
     return None

@@ -751,6 +751,7 @@ async def test_a_decision_whose_worker_died_is_made_in_a_new_worker_and_never_in
 
     monkeypatch.setattr(bot.opponent, "think", counted)
     pools: list[Executor] = [Broken(), Inline()]  # the first worker died; the new one works
+    monkeypatch.setattr("bot.boards._POOL", None)
     monkeypatch.setattr("bot.boards._pool", lambda: pools[0])
     monkeypatch.setattr("bot.boards.reset_pool", lambda: pools.pop(0) if len(pools) > 1 else None)
     t = Table(store)

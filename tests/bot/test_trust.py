@@ -521,3 +521,14 @@ async def test_two_challenges_at_once_cannot_pass_the_invitation_limit_together(
     made = await store.games("status = 'invited' AND created_by = ?", ("alice",))
     assert len(made) == 3, [r[0].text for r in said]
     assert sum("open invitations" in r[0].text for r in said) == 1
+
+
+async def test_rolling_back_a_resignation_after_choices_the_game_itself_revealed_needs_no_confirmation(core, store):
+    """Both guesses were in, and the second opened them (the game's own reveal, action 2); then bob
+    resigned, which opened nothing more. Rolling back to action 2 only undoes the resignation: nobody can
+    choose again knowing anything, so no confirmation is asked."""
+    gid = await toy(core, guessed=True)
+    r = await say(core, "bob", f"/game resign game:{gid} confirm:yes")
+    assert "is over" in texts(r)
+    r = await say(core, "mo", f"/mod rollback to:2 game:{gid}", mod=True)
+    assert "rolled game" in texts(r), texts(r)
