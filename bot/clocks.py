@@ -179,13 +179,13 @@ class ClockKeeper:
     async def _extend_all(self, gap: timedelta) -> list[Reply]:
         out = []
         now = self.core.now()
+        running = [gid for gid, st in self.states.items() if not st.expired and st.paused_since is None]
+        # a game start-up has not loaded yet (it loads in the background) is loaded now, before the
+        # transaction (other commits need not wait for it): its clock too ran on while the bot was down
+        games = {gid: self.core.live.get(gid) or await self.core.load(gid) for gid in running}
         async with self.core.store.transaction():
-            for gid, st in list(self.states.items()):
-                if st.expired or st.paused_since is not None:
-                    continue
-                # a game start-up has not loaded yet (it loads in the background) is loaded now: its
-                # clock too ran on while the bot was down
-                g = self.core.live.get(gid) or await self.core.load(gid)
+            for gid in running:
+                st, g = self.states[gid], games[gid]
                 if g is None:
                     continue
                 self.states[gid] = extend(st, gap)

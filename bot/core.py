@@ -18,6 +18,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -82,8 +83,9 @@ class Core:
         self.open_thread = open_thread
         self.limits = limits or Limits()
         self.live: dict[int, Live] = {}
-        self.creating: dict[str, asyncio.Lock] = {}
-        """Locks of the members and communities whose challenges are being made (bot/lifecycle.py)."""
+        self.creating: dict[str, list[Any]] = {}
+        """The members and communities whose challenges are being made: a lock and how many hold or wait
+        on it (bot/lifecycle.py)."""
         self.locks: dict[int, asyncio.Lock] = {}
         """One lock a game, kept by id: a rollback that replaces the in-memory game keeps its lock."""
         self.internal_errors: deque[str] = deque(maxlen=200)

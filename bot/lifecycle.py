@@ -210,10 +210,19 @@ NAME_LIMIT = 40
 async def _creating(core: Core, cmd: Command) -> AsyncIterator[None]:
     """The locks of a member's and their community's challenges, taken in a fixed order."""
     keys = sorted({f"member:{cmd.user}"} | ({f"community:{cmd.community}"} if cmd.community else set()))
-    async with contextlib.AsyncExitStack() as stack:
-        for key in keys:
-            await stack.enter_async_context(core.creating.setdefault(key, asyncio.Lock()))
-        yield
+    entries = [core.creating.setdefault(key, [asyncio.Lock(), 0]) for key in keys]
+    for entry in entries:
+        entry[1] += 1
+    try:
+        async with contextlib.AsyncExitStack() as stack:
+            for entry in entries:
+                await stack.enter_async_context(entry[0])
+            yield
+    finally:
+        for key, entry in zip(keys, entries, strict=True):
+            entry[1] -= 1
+            if not entry[1]:  # nobody else is making or waiting: forget the lock
+                core.creating.pop(key, None)
 
 
 async def _check_invitation_limits(core: Core, cmd: Command) -> None:
