@@ -150,16 +150,12 @@ async def _very_long_game(core: Core, actions: int) -> int:
     return gid
 
 
-async def test_whole_log_work_of_a_long_game_runs_off_the_event_loop(core, monkeypatch):
-    """/game log and /game export of a long game fold its log in a worker thread, and /game replay
-    draws in a worker process: the event loop's thread only routes."""
-    import os
+def _replay_threads(monkeypatch) -> list[str]:  # noqa: ANN001
+    """The names of the threads every whole-log replay (``bot.live.replay``) runs on from now on."""
     import threading
 
     import bot.live
-    from bot import boards
 
-    gid = await _very_long_game(core, 400)
     where: list[str] = []
     original = bot.live.replay
 
@@ -168,6 +164,19 @@ async def test_whole_log_work_of_a_long_game_runs_off_the_event_loop(core, monke
         return original(*args, **kwargs)
 
     monkeypatch.setattr(bot.live, "replay", recording)
+    return where
+
+
+async def test_whole_log_work_of_a_long_game_runs_off_the_event_loop(core, monkeypatch):
+    """/game log and /game export of a long game fold its log in a worker thread, and /game replay
+    draws in a worker process: the event loop's thread only routes."""
+    import os
+    import threading
+
+    from bot import boards
+
+    gid = await _very_long_game(core, 400)
+    where = _replay_threads(monkeypatch)
     main = threading.current_thread().name
     log = await core.handle_line("carol", "console:#t", f"/game log last:500 game:{gid}")
     await core.handle_line("carol", "console:#t", f"/game export game:{gid}")
@@ -254,19 +263,11 @@ async def test_loading_a_long_game_without_a_near_snapshot_folds_it_off_the_even
     the newest one) is loaded in a worker thread: a rollback or a start-up does not stall every member."""
     import threading
 
-    import bot.live
 
     gid = await _very_long_game(core, 400)
     async with core.store.transaction():
         await core.store.db.execute("DELETE FROM snapshots WHERE game_id = ?", (gid,))
-    where: list[str] = []
-    original = bot.live.replay
-
-    def recording(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-        where.append(threading.current_thread().name)
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(bot.live, "replay", recording)
+    where = _replay_threads(monkeypatch)
     again = await load_live(core.store, await core.store.game(gid))
     assert again.state.model_dump_json() == core.live[gid].state.model_dump_json()
     assert where and threading.current_thread().name not in where, where

@@ -103,13 +103,19 @@ async def test_keeper_reminds_then_alerts_moderators_on_expiry(core):
     assert await keeper.tick() == []
 
 
-async def test_forfeit_on_timeout_ends_the_game(core):
+async def bob_to_guess(core: Core) -> tuple[Clock, ClockKeeper, int]:
+    """A toy game on a forfeit clock started at T0, alice's guess in, bob's awaited."""
     clock = Clock()
     keeper = ClockKeeper(core, now=clock)
     gid = await toy(core, "forfeit")
     await keeper.tick()
     await core.handle_line("alice", "p", "/guess parity:odd")
     await keeper.tick()
+    return clock, keeper, gid
+
+
+async def test_forfeit_on_timeout_ends_the_game(core):
+    clock, keeper, gid = await bob_to_guess(core)
     clock.now = T0 + 25 * H
     out = await keeper.tick()
     assert any("is over" in r.text and "bob ran out of time" in r.text for r in out)
@@ -160,26 +166,29 @@ async def test_an_expiry_alert_also_goes_where_the_transport_says(core):
     assert seen == [(gid, out[0].text)]
 
 
+def while_saving(keeper: ClockKeeper, monkeypatch, order) -> list[asyncio.Task]:  # noqa: ANN001
+    """The first time the keeper saves a run-out clock, ``order()`` (a member's command) is started, to run
+    at the keeper's next wait: the two interleave as on the bot's event loop. Returns its task, once begun."""
+    real = keeper._save
+    started: list[asyncio.Task] = []
+
+    async def save_then_order(gid: int) -> None:
+        await real(gid)
+        if not started and keeper.states[gid].expired:
+            started.append(asyncio.create_task(order()))
+
+    monkeypatch.setattr(keeper, "_save", save_then_order)
+    return started
+
+
 async def test_an_order_given_while_the_clock_runs_out_is_kept_and_nobody_forfeits(core, monkeypatch):
     """The keeper finds bob's clock run out, and bob's guess commits while the keeper saves that (the two
     interleave on the event loop). The decision that ran out was answered: the timeout action must not
     fall on the game as it is now (it would end it against whoever the game waits on next), and no
     moderator is told that a clock ran out for a decision that was made."""
-    clock = Clock()
-    keeper = ClockKeeper(core, now=clock)
-    gid = await toy(core, "forfeit")
-    await keeper.tick()
-    await core.handle_line("alice", "p", "/guess parity:odd")
-    await keeper.tick()
-    real = keeper._save
-    answered: list[asyncio.Task] = []
-
-    async def save_while_bob_answers(g: int) -> None:
-        await real(g)
-        if not answered:  # bob's order arrives now; it runs as soon as the keeper waits on anything
-            answered.append(asyncio.create_task(core.handle_line("bob", "p", "/guess parity:even")))
-
-    monkeypatch.setattr(keeper, "_save", save_while_bob_answers)
+    clock, keeper, gid = await bob_to_guess(core)
+    # bob's order arrives as the keeper saves the run-out clock; it runs as soon as the keeper waits
+    answered = while_saving(keeper, monkeypatch, lambda: core.handle_line("bob", "p", "/guess parity:even"))
     clock.now = T0 + 25 * H
     out = await keeper.tick()
     assert answered
@@ -268,15 +277,8 @@ async def test_a_private_step_at_the_deadline_does_not_leave_the_decision_withou
     gid = r[0].game_id
     await core.handle_line("bob", "p", "/game accept")
     await keeper.tick()
-    real = keeper._save
-    picked: list[asyncio.Task] = []
-
-    async def save_while_alice_picks(g: int) -> None:
-        await real(g)
-        if not picked and keeper.states[g].expired:
-            picked.append(asyncio.create_task(core.handle_line("alice", "dm:alice", f"/pick kind:GT3 game:{gid}")))
-
-    monkeypatch.setattr(keeper, "_save", save_while_alice_picks)
+    picked = while_saving(keeper, monkeypatch,
+                          lambda: core.handle_line("alice", "dm:alice", f"/pick kind:GT3 game:{gid}"))
     clock.now = T0 + 25 * H
     first = await keeper.tick()
     assert picked and not (await picked[0])[0].text.startswith("Sorry")
