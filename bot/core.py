@@ -477,48 +477,43 @@ class Core:
         replies += self._event_replies(g, events, seq, shown)
         now = self.now()
         over = g.rules.outcome(state)
-        old_state, old_seq, old_key, old_row = g.state, g.seq, g.board_key, g.row
-        try:
-            async with self.store.transaction():
-                await self.store.append_action(
-                    g.id, g.row.branch, seq, seat=seat, user=cmd.user, action=action.model_dump_json(),
-                    rolls=dumps([r.model_dump() for r in rolls]), dice_key=g.dice_key, dice_seq=seq, secret=secret,
-                    now=now, events=event_lines(events),
-                )
-                if secret:
-                    await self.store.add_secret(g.id, g.row.branch, seq, nonce, digest)
-                if any(e.kind == "reveal" for e in events):
-                    opened = await self.store.reveal_secrets(g.id, g.row.branch, seq)
-                    replies += await self._reveal_lines(g, opened, seq)
-                after = g.rules.pending_now(state)
-                if over is not None or not any(p.secret for p in after):
-                    replies += await self._phase_over(g, state, seq, ending=over is not None)
-                if {p.seat for p in after} - {p.seat for p in before}:
-                    await self._hand_over(g, seq, now)
-                if modlog is not None:
-                    await self.store.add_modlog(g.id, cmd.user, modlog[0], modlog[1], now, seq=seq)
-                if seq % SNAPSHOT_EVERY == 0:
-                    await self.store.put_snapshot(g.id, g.row.branch, seq, state.model_dump_json())
-                g.state, g.seq = state, seq
-                board = self.board_replies(g, force=over is not None)
-                replies += board
-                if over is not None:
-                    replies += self.end_lines(g, over.winner, over.reason)
-                    await self.store.update_game(g.id, now, status="over")
-                else:
-                    replies += self.prompt_replies(g, before, phase_changed=bool(board), actor=cmd.user,
-                                                   place=cmd.place)
-                offer = over is None and seat != MODERATOR and phaselog.may_offer_undo(g, seat, rolls, secret, events,
-                                                                              bool(board))
-                replies = phaselog.shape(g, replies, seq=seq, actor=cmd.user, place=cmd.place,
-                                         over=over is not None, undo=phaselog.undo_button(g) if offer else None)
-                await phaselog.save(self, g, now)
-                await self._save_board_key(g, now)
-                replies = await self.queue(g.id, replies)
-        except BaseException:
-            # Nothing was committed: the game in memory is as it was before the command.
-            g.state, g.seq, g.board_key, g.row = old_state, old_seq, old_key, old_row
-            raise
+        # if nothing is committed, the game in memory is put back as it was before the command
+        async with self.changing(g):
+            await self.store.append_action(
+                g.id, g.row.branch, seq, seat=seat, user=cmd.user, action=action.model_dump_json(),
+                rolls=dumps([r.model_dump() for r in rolls]), dice_key=g.dice_key, dice_seq=seq, secret=secret,
+                now=now, events=event_lines(events),
+            )
+            if secret:
+                await self.store.add_secret(g.id, g.row.branch, seq, nonce, digest)
+            if any(e.kind == "reveal" for e in events):
+                opened = await self.store.reveal_secrets(g.id, g.row.branch, seq)
+                replies += await self._reveal_lines(g, opened, seq)
+            after = g.rules.pending_now(state)
+            if over is not None or not any(p.secret for p in after):
+                replies += await self._phase_over(g, state, seq, ending=over is not None)
+            if {p.seat for p in after} - {p.seat for p in before}:
+                await self._hand_over(g, seq, now)
+            if modlog is not None:
+                await self.store.add_modlog(g.id, cmd.user, modlog[0], modlog[1], now, seq=seq)
+            if seq % SNAPSHOT_EVERY == 0:
+                await self.store.put_snapshot(g.id, g.row.branch, seq, state.model_dump_json())
+            g.state, g.seq = state, seq
+            board = self.board_replies(g, force=over is not None)
+            replies += board
+            if over is not None:
+                replies += self.end_lines(g, over.winner, over.reason)
+                await self.store.update_game(g.id, now, status="over")
+            else:
+                replies += self.prompt_replies(g, before, phase_changed=bool(board), actor=cmd.user,
+                                               place=cmd.place)
+            offer = over is None and seat != MODERATOR and phaselog.may_offer_undo(g, seat, rolls, secret, events,
+                                                                          bool(board))
+            replies = phaselog.shape(g, replies, seq=seq, actor=cmd.user, place=cmd.place,
+                                     over=over is not None, undo=phaselog.undo_button(g) if offer else None)
+            await phaselog.save(self, g, now)
+            await self._save_board_key(g, now)
+            replies = await self.queue(g.id, replies)
         if over is not None:
             g.row = (await self.store.game(g.id)) or g.row
             self.live.pop(g.id, None)

@@ -68,7 +68,8 @@ async def undo(core: Core, cmd: Command) -> list[Reply]:
         rows = await core.store.actions(g.id, g.row.branch)
         # What the asker may know of the log: the other side's sealed choices not yet opened are not in it
         # (3.03, 8.2, 8.1 of Annihilator). The answer must not name them, nor differ for their being there.
-        sealed = {s.seq for s in await core.store.secrets(g.id, g.row.branch) if s.revealed_at is None}
+        kept = await core.store.secrets(g.id, g.row.branch)
+        sealed = {s.seq for s in kept if s.revealed_at is None}
         counted = [a for a in effective(rows) if not (a.seq in sealed and a.seat not in seats)]
         if not counted:
             raise Refusal("there is no order to take back yet")
@@ -81,8 +82,7 @@ async def undo(core: Core, cmd: Command) -> list[Reply]:
         if last.secret:
             raise Refusal("a sealed choice cannot be taken back; change it with the game's own orders "
                           "before you commit (for example /drop)")
-        revealed = [s for s in await core.store.secrets(g.id, g.row.branch) if s.revealed_at is not None
-                    and s.revealed_at >= last.seq]
+        revealed = [s for s in kept if s.revealed_at is not None and s.revealed_at >= last.seq]
         if revealed:
             raise Refusal(f"{action.text()} revealed sealed choices, so it cannot be taken back")
         if json.loads(last.rolls):
@@ -106,25 +106,20 @@ async def _commit(core: Core, g: Live, cmd: Command, last: ActionRow, action: Ac
     now = core.now()
     undo_action = Action(verb=UNDO, args={"seq": last.seq})
     replies: list[Reply] = []
-    async with core.store.transaction():
+    async with core.changing(g):  # if nothing is committed, the game in memory stays as it was
         await core.store.append_action(
             g.id, g.row.branch, seq, seat=last.seat, user=cmd.user, action=undo_action.model_dump_json(),
             rolls=dumps([]), dice_key=g.dice_key, dice_seq=seq, secret=False, now=now,
             events=dumps([[f"{last.seat} took back action #{last.seq}", []]]))
         if seq % SNAPSHOT_EVERY == 0:
             await core.store.put_snapshot(g.id, g.row.branch, seq, before.model_dump_json())
-        old = (g.state, g.seq, g.row)
         g.state, g.seq = before, seq
-        try:
-            note = f"({g.name_of(last.seat)} took back {action.text()})"
-            edit = phaselog.strike(g, last.seq, seq, note)
-            if edit is not None:
-                replies.append(edit)
-            await phaselog.save(core, g, now)
-            replies = await core.queue(g.id, replies)
-        except BaseException:
-            g.state, g.seq, g.row = old
-            raise
+        note = f"({g.name_of(last.seat)} took back {action.text()})"
+        edit = phaselog.strike(g, last.seq, seq, note)
+        if edit is not None:
+            replies.append(edit)
+        await phaselog.save(core, g, now)
+        replies = await core.queue(g.id, replies)
     again = effective(await core.store.actions(g.id, g.row.branch))
     prompts = [p for p in g.pending() if p.seat == last.seat and not p.secret]
     text = f"Taken back: {action.text()}."
