@@ -18,12 +18,12 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
-from typing import Any
 
 from pydantic import BaseModel
 
 from bot import confirm, lookup, phaselog, words
 from bot.answers import Handler, Limits, Refusal, polite, private, visible
+from bot.keyed import KeyedLocks
 from bot.live import SNAPSHOT_EVERY, Live, load_live
 from bot.opponent import Opponent
 from bot.parsing import ParseError, check_args, parse_command, parse_int
@@ -83,9 +83,8 @@ class Core:
         self.open_thread = open_thread
         self.limits = limits or Limits()
         self.live: dict[int, Live] = {}
-        self.creating: dict[str, list[Any]] = {}
-        """The members and communities whose challenges are being made: a lock and how many hold or wait
-        on it (bot/lifecycle.py)."""
+        self.creating = KeyedLocks()
+        """The members and communities whose challenges are being made (bot/lifecycle.py)."""
         self.locks: dict[int, asyncio.Lock] = {}
         """One lock a game, kept by id: a rollback that replaces the in-memory game keeps its lock."""
         self.internal_errors: deque[str] = deque(maxlen=200)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -209,20 +207,9 @@ NAME_LIMIT = 40
 @asynccontextmanager
 async def _creating(core: Core, cmd: Command) -> AsyncIterator[None]:
     """The locks of a member's and their community's challenges, taken in a fixed order."""
-    keys = sorted({f"member:{cmd.user}"} | ({f"community:{cmd.community}"} if cmd.community else set()))
-    entries = [core.creating.setdefault(key, [asyncio.Lock(), 0]) for key in keys]
-    for entry in entries:
-        entry[1] += 1
-    try:
-        async with contextlib.AsyncExitStack() as stack:
-            for entry in entries:
-                await stack.enter_async_context(entry[0])
-            yield
-    finally:
-        for key, entry in zip(keys, entries, strict=True):
-            entry[1] -= 1
-            if not entry[1]:  # nobody else is making or waiting: forget the lock
-                core.creating.pop(key, None)
+    keys = [f"member:{cmd.user}"] + ([f"community:{cmd.community}"] if cmd.community else [])
+    async with core.creating.hold(*keys):
+        yield
 
 
 async def _check_invitation_limits(core: Core, cmd: Command) -> None:

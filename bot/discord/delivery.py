@@ -29,6 +29,7 @@ import discord
 
 from bot.boards import board_attachments, render_board_images, render_board_png, render_replay_gif
 from bot.discord.components import choices_view, panel_view
+from bot.keyed import KeyedLocks
 from bot.replies import Reply
 
 if TYPE_CHECKING:
@@ -120,8 +121,8 @@ class Delivery:
         self.alert: Callable[[str, str], Awaitable[None]] | None = None
         """Tells a place's moderators something (the client posts it in the server's alerts channel)."""
         self._status_lock: dict[int, asyncio.Lock] = {}
-        self._edit_locks: dict[str, list[Any]] = {}
-        """A phase message being edited: its lock and how many deliveries hold or wait on it (``edit_or_send``)."""
+        self._edit_locks = KeyedLocks()
+        """The phase messages being edited (``edit_or_send``)."""
         self._claimed: set[int] = set()
         """Outbox rows being posted right now (by a command or by the retry task)."""
         self._pending: dict[int, Reply] = {}
@@ -459,18 +460,11 @@ class Delivery:
         holds the earlier's lines too (two first posts would make two messages, and the older edit
         landing last would wipe the newer's lines)."""
         key = f"discord:edit:{r.edit_key}"
-        entry = self._edit_locks.setdefault(key, [asyncio.Lock(), 0])
-        entry[1] += 1
-        try:
-            async with entry[0]:
-                rec = await self.core.store.place_settings(key)
-                if rec and int(rec.get("seq", -1)) > (r.seq or 0):
-                    return  # a later action's text is already shown
-                await self._edit_or_send(r, key, rec)
-        finally:
-            entry[1] -= 1
-            if not entry[1]:  # nobody else waits on this message: forget its lock
-                self._edit_locks.pop(key, None)
+        async with self._edit_locks.hold(key):
+            rec = await self.core.store.place_settings(key)
+            if rec and int(rec.get("seq", -1)) > (r.seq or 0):
+                return  # a later action's text is already shown
+            await self._edit_or_send(r, key, rec)
 
     async def _edit_or_send(self, r: Reply, key: str, rec: dict[str, Any] | None) -> None:
         msg = await self._message(r)

@@ -521,7 +521,7 @@ async def test_two_challenges_at_once_cannot_pass_the_invitation_limit_together(
     made = await store.games("status = 'invited' AND created_by = ?", ("alice",))
     assert len(made) == 3, [r[0].text for r in said]
     assert sum("open invitations" in r[0].text for r in said) == 1
-    assert core.creating == {}, "a finished challenge's lock is kept"
+    assert not core.creating, "a finished challenge's lock is kept"
 
 
 async def test_rolling_back_a_resignation_after_choices_the_game_itself_revealed_needs_no_confirmation(core, store):
