@@ -180,20 +180,26 @@ class ClockKeeper:
         out = []
         now = self.core.now()
         running = [gid for gid, st in self.states.items() if not st.expired and st.paused_since is None]
-        # a game start-up has not loaded yet (it loads in the background) is loaded now, before the
-        # transaction (other commits need not wait for it): its clock too ran on while the bot was down
-        games = {gid: self.core.live.get(gid) or await self.core.load(gid) for gid in running}
+        # a game start-up has not loaded yet (it loads in the background) counts too: its clock ran on
+        # while the bot was down. Only its thread is needed, from its row: it is not replayed for this.
+        places: dict[int, str] = {}
+        for gid in running:
+            g = self.core.live.get(gid)
+            row = g.row if g is not None else self.core.unloaded.get(gid)
+            if row is None and gid in self.core.game_ids():  # being loaded right now
+                g = await self.core.load(gid)
+                row = g.row if g is not None else None
+            if row is not None:
+                places[gid] = row.place
         async with self.core.store.transaction():
-            for gid in running:
-                st, g = self.states[gid], games[gid]
-                if g is None:
-                    continue
+            for gid, place in places.items():
+                st = self.states[gid]
                 self.states[gid] = extend(st, gap)
                 self.changed.add(gid)
                 await self._save(gid)
                 what = f"extended the clock of game #{gid} by {span(gap)}"
                 await self.core.store.add_modlog(gid, CLOCK_USER, what, "the bot was down", now)
-                out += await self.core.queue(gid, [Reply(to="channel", place=g.row.place, game_id=gid, text=(
+                out += await self.core.queue(gid, [Reply(to="channel", place=place, game_id=gid, text=(
                     f"The bot was down for {span(gap)}; the clock of game #{gid} was extended by as much."))])
         return out
 

@@ -236,6 +236,8 @@ async def test_downtime_is_credited_to_a_game_start_up_has_not_loaded_yet(core, 
     notes = await again.start()
     assert any("was down for 30 h" in r.text for r in notes), [r.text for r in notes]
     assert again.states[gid].deadline == T0 + 54 * H
+    assert gid not in restarted.live  # credited from its row: not replayed for it
+    await restarted.load(gid)  # the background loading comes to it
     assert not [r for r in await again.tick() if "is over" in r.text or "ran out" in r.text]
     assert gid in restarted.live
 
