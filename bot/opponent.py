@@ -108,6 +108,10 @@ def hint_job(game: str, info_json: str, seed: str, cap: float) -> tuple[str, dic
 def reason_of(action: Action, stats: dict[str, Any]) -> str:
     """One line on why, from ``decide``'s statistics."""
     children = stats.get("children")
+    if isinstance(children, dict) and action.text() in children and stats.get("kind") == "whole games":
+        samples, value = children[action.text()]
+        return (f"it won most often of {len(children)} orders, each played on to the end of the same {samples} "
+                f"sampled games (won {round(100 * float(value))}%)")
     if isinstance(children, dict) and action.text() in children and stats.get("kind") == "rollouts":
         samples, value = children[action.text()]
         return (f"it did best of {len(children)} orders, each played on over the same {samples} sampled "

@@ -42,6 +42,20 @@ class GameAI:
     horizon_cap = 120
     """The most actions a rollout of the rollout player plays."""
 
+    game_cost = 0.0
+    """Above 0: the decisions ``deep`` names are weighed by whole games, each candidate played on to
+    the game's end by the playout policy for both seats (``search.flat`` with ``whole``), when the
+    budget pays for ``deep_least`` games a candidate, a game costing ``game_cost`` iterations;
+    with less (the lower levels) they are answered as any other. For a decision taken once a game
+    whose worth shows only at its end (Chitin's first move and end, 3.02)."""
+    deep_least = 6
+    game_cap = 3000
+    """The most actions a whole game of ``deep`` plays on before the evaluation values it."""
+
+    def deep(self, rules: GameRules, state: BaseModel, seat: str) -> bool:
+        """Whether this decision is one to weigh by whole games (``game_cost``)."""
+        return False
+
     def horizon(self, rules: GameRules, start: BaseModel, state: BaseModel, seat: str) -> bool:
         """Whether a rollout from ``start`` (the position of the decision) may stop at ``state``."""
         return False

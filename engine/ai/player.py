@@ -100,6 +100,10 @@ def decide(
             return picked, {"why": "secret choice"}
         return ai.playout(rules, state, seat, legal, rng.fork("policy")), {"why": "policy (secret prompt)"}
     budget = budget_of(level, ai, ai.cost(rules, state))
+    if ai.game_cost > 0 and budget > 0 and ai.deep(rules, state, seat):
+        games = int(budget / ai.game_cost)
+        if games >= ai.deep_least * len(legal):
+            return flat(rules, ai, information, legal, games, rng.fork("whole"), deadline, whole=True)
     if budget > 0:
         known = ai.direct(rules, state, seat, legal, rng.fork("direct"))
         if known is not None:

@@ -183,12 +183,16 @@ def flat(
     budget: int,
     rng: Rng,
     deadline: Callable[[], bool] | None = None,
+    whole: bool = False,
 ) -> tuple[Action, dict[str, object]]:
     """A rollout player: the first ``ai.candidates`` actions of the game's ordering, each followed
     by the playout policy up to the game's ``horizon`` (the opponent's answer), ``budget`` playouts
     in all, the candidates of one sample sharing its position and its random numbers (common random
     numbers: the candidates are compared on the same dice, so a small difference shows). The
-    first candidate (the policy's action) is kept unless another's mean is higher."""
+    first candidate (the policy's action) is kept unless another's mean is higher.
+
+    ``whole``: every legal action is a candidate and each is played on to the game's end (at most
+    ``ai.game_cap`` actions, then the evaluation), for the decisions ``GameAI.deep`` names."""
     seat = info.seat
     fixed: BaseModel | None = None
     if not has_hidden(rules, ai, info):
@@ -196,7 +200,11 @@ def flat(
     first = fixed if fixed is not None else determinize(rules, ai, info, rng.fork("x"))
     allowed = {key_of(a) for a in legal}
     cands = [a for a in ai.order(rules, first, seat, legal, rng.fork("order")) if key_of(a) in allowed]
-    cands = cands[: ai.candidates] or legal[:1]
+    if whole:  # every legal action, in the ordering's order (ties keep the earlier)
+        seen = {key_of(a) for a in cands}
+        cands += [a for a in legal if key_of(a) not in seen]
+    else:
+        cands = cands[: ai.candidates] or legal[:1]
     cand_keys = {key_of(a) for a in cands}
     samples = max(1, budget // len(cands))
     sums = [0.0] * len(cands)
@@ -209,18 +217,18 @@ def flat(
         if fixed is None and not cand_keys <= {key_of(a) for a in rules.legal_now(state, seat)}:
             continue  # a sample in which the seat could not give every candidate: not a fair comparison
         def answered(x: BaseModel, start: BaseModel = state) -> bool:
-            return ai.horizon(rules, start, x, seat)
+            return not whole and ai.horizon(rules, start, x, seat)
 
         for j, a in enumerate(cands):
             r = base.copy()
             s, _ = rules.replay_step(state, seat, a, RngDice(r))
-            sums[j] += _rollout(rules, ai, s, seat, r, ai.horizon_cap, answered)
+            sums[j] += _rollout(rules, ai, s, seat, r, ai.game_cap if whole else ai.horizon_cap, answered)
         done += 1
     means = [v / max(done, 1) for v in sums]
     best = 0
     for j in range(1, len(cands)):
         if means[j] > means[best]:
             best = j
-    stats = {"kind": "rollouts", "iterations": done * len(cands),
+    stats: dict[str, object] = {"kind": "whole games" if whole else "rollouts", "iterations": done * len(cands),
              "children": {a.text(): (done, round(means[j], 3)) for j, a in enumerate(cands)}}
     return cands[best], stats

@@ -322,3 +322,43 @@ def test_5_4_the_bot_s_repairbots_step_into_the_way_of_marines_with_a_charge() -
         return a
 
     _step_by(t, "Annihilator", leaves_the_way)  # once in the way, a Repairbot stays there
+
+
+class _Blind(_Guessers):
+    """``_Guessers`` whose evaluation knows nothing before the end and whose rollouts stop at
+    once: only whole games (``flat`` with ``whole``) can tell the takes apart."""
+
+    candidates = 1
+
+    def horizon(self, rules: GameRules, start: BaseModel, state: BaseModel, seat: str) -> bool:
+        return True
+
+    def evaluate(self, rules: GameRules, state: BaseModel, seat: str) -> float:
+        return 0.5
+
+
+def _leading_taker(t: Table) -> bool:
+    s = cast(ToyState, t.state)
+    return s.step == "take" and s.score[s.taker] > s.score["B" if s.taker == "A" else "A"]
+
+
+def test_whole_games_weigh_every_legal_action_to_the_game_s_end() -> None:
+    # the taker leads with two or three stones left: taking them all ends the game (T.2) and wins it;
+    # a smaller take leaves rounds whose die may turn the score. Rollouts to a horizon valued by an
+    # evaluation that knows nothing see no difference and keep the ordering's first (take 1);
+    # whole games find the win
+    t = next(x for x in (drive(Table("toy", "standard", {"pile": "6"}, dice_seed=f"whole-{i}"),
+                               lambda t: cast(ToyState, t.state).step == "take" and cast(ToyState, t.state).pile <= 3)
+                         for i in range(60))
+             if _leading_taker(x))
+    seat, pile = cast(ToyState, t.state).taker, cast(ToyState, t.state).pile
+    legal = t.rules.legal_now(t.state, seat)
+    assert pile in (2, 3) and len(legal) == pile
+    near, _ = flat(t.rules, _Blind(), t.information(seat), legal, 12, Rng("near"))
+    assert near.args["n"] == "1"
+    best, stats = flat(t.rules, _Blind(), t.information(seat), legal, 6 * pile, Rng("whole"), whole=True)
+    children = cast(dict[str, tuple[int, float]], stats["children"])
+    assert stats["kind"] == "whole games" and stats["iterations"] == 6 * pile
+    assert set(children) == {a.text() for a in legal} and children[f"/take n:{pile}"] == (6, 1.0)
+    assert best.args["n"] == str(pile) and children["/take n:1"][1] < 1.0
+    assert "won" in reason_of(best, stats)
