@@ -4,6 +4,7 @@ greedy opponent of the series): what it remembers between decisions and how it p
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from bot.opponent import reason_of
 from engine.ai.player import decide
@@ -285,7 +286,8 @@ def test_3_02_the_bot_takes_first_move_and_moving_second_the_south_end() -> None
     """3.02: the high roller chooses first move or an end, the other player the rest. The bot
     rolling high takes the first move; moving second it takes the south end, from which the
     second mover wins far more often on our map (``SECOND_END``), where the policy takes the
-    north. Played at every level without a search."""
+    north. Played without a search at ``normal``; at ``hard`` only in the advanced scenarios (the
+    next test)."""
     for scenario in ("learning", "basic", "advanced"):
         t = _at_first_move_choice(scenario)
         high = _state(t).high
@@ -324,3 +326,24 @@ def test_7_02_7_06_on_a_wide_front_a_stack_makes_the_one_attack_it_must_where_al
         state = new
     assert a.verb == "done" and not unmet(state, Index(state), seat)
     assert [p.on for p in state.plan if p.by == "0412"] == ["0512"]
+
+
+def test_3_02_hard_weighs_first_move_and_the_end_by_whole_games() -> None:
+    """3.02 at ``hard``: in Learning and Basic each choice of the high roller is played on to the
+    game's end, 16 games each (``ChitinAI.deep``). With both sides playing ``tactics``, the low
+    roller answers the first move with the south end, from which the second mover wins most games
+    (docs/ai.md, "`hard` and the first move"); so ``hard`` rolling high takes the south end and
+    lets the other move first, where ``normal`` takes the first move. In Advanced the end matters
+    little and a whole game costs more: ``hard`` keeps ``tactics``'s choice there."""
+    t = _at_first_move_choice("learning")
+    high = _state(t).high
+    action, stats = decide("chitin", t.information(high), "hard", "t:order")
+    children = cast(dict[str, tuple[int, float]], stats["children"])
+    assert stats["kind"] == "whole games" and stats["iterations"] == 48
+    assert {k: n for k, (n, _) in children.items()} == {
+        "/choose pick:first": 16, "/choose pick:north": 16, "/choose pick:south": 16}
+    assert action.args["pick"] == "south"
+    assert children["/choose pick:south"][1] > children["/choose pick:first"][1] + 0.25
+    t = _at_first_move_choice("advanced")
+    action, stats = decide("chitin", t.information(_state(t).high), "hard", "t:order")
+    assert (action.args["pick"], stats) == ("first", {"why": "tactics"})

@@ -22,7 +22,9 @@ advanced scenario: then the patient player waits out of contact unless it is muc
 and moves several warriors at once against one enemy stack when together they have the odds
 (``gang_up``). Moving second it starts from the south end (3.02, ``SECOND_END``). The bot's
 playouts and the first action of its ordering are ``tactics``; the greedy opponent of the series
-stays the policy.
+stays the policy. At ``hard``, in Learning and Basic, the choice of 3.02 is weighed by whole games
+(``deep``, ``game_cost``): against a player that answers the first move with the south end, as
+``tactics`` does, the high roller does better to take the south end and move second.
 
 Evaluation (for a seat): Harvest Chits carried off (the victory condition, 4.01-4.04; in the
 advanced scenarios their point values, 4.02), chits carried and how far their carriers still have
@@ -819,6 +821,21 @@ class ChitinAI(GameAI):
     node_cost = 2.5
     armed = 30
     """Counters in play above which a position's iterations cost more (``cost``)."""
+    game_cost = 3.0
+    """3.02 at ``hard``: its 144 iterations in Learning and Basic pay for 48 whole games, 16 a
+    choice of the high roller's three (first move, the north end, the south end), 24 an end of the
+    low roller's two (with 8 a choice the south end's edge was missed one time in three);
+    ``normal``'s 28 pay for 9, fewer than ``deep_least`` a choice, so it takes ``tactics``'s."""
+
+    def deep(self, rules: GameRules, state: BaseModel, seat: str) -> bool:
+        """3.02, first move or an end, is weighed by whole games: ``tactics``'s choice (the first
+        move, or ``SECOND_END``) was measured against the policy, which answers the first move with
+        the north end; against a player that answers it with the south end, as ``tactics`` does,
+        moving first is worth far less (docs/ai.md, "`hard` and the first move"). Not in the
+        advanced scenarios: a whole game there costs several times more, and the end mattered
+        little (the choice of first move won 20 of 40 such games, the south end 22 of 40)."""
+        s = cast(State, state)
+        return s.step in ("order", "order2") and not s.advanced
 
     def cost(self, rules: GameRules, state: BaseModel) -> float:
         """``node_cost``, times the counters in play over ``armed`` when there are more: the rules'
@@ -856,7 +873,8 @@ class ChitinAI(GameAI):
         the other side's answer, a whole player-turn later, beyond a playout's 10 actions, and the
         tree's choices there were worse than ``tactics`` (docs/ai.md, "The search and Chitin's
         movement"). So is the choice of first move and end (3.02), whose worth shows only over a
-        whole game (``SECOND_END``). The search decides attacks and combat results."""
+        whole game (``SECOND_END``), below ``hard``, where whole games weigh it (``deep``). The
+        search decides attacks and combat results."""
         s = cast(State, state)
         if s.step in ("order", "order2", "move", "face"):
             return tactics(s, seat, legal)
