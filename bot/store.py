@@ -453,6 +453,14 @@ class Store:
         cur = await self.db.execute("DELETE FROM outbox WHERE posted = 1 AND created_at < ?", (before,))
         return cur.rowcount or 0
 
+    async def snapshot_seqs(self, game_id: int, branch: int, newest: int) -> list[int]:
+        """The action numbers of a branch's ``newest`` cached states, newest first (no state read)."""
+        async with self.db.execute(
+            "SELECT seq FROM snapshots WHERE game_id = ? AND branch = ? ORDER BY seq DESC LIMIT ?",
+            (game_id, branch, newest),
+        ) as cur:
+            return [r[0] for r in await cur.fetchall()]
+
     async def snapshots(self, game_id: int, branch: int) -> list[tuple[int, str]]:
         """Every cached state of a branch, (seq, state JSON), oldest first."""
         async with self.db.execute(

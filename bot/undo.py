@@ -18,7 +18,7 @@ from bot import phaselog
 from bot.answers import Refusal, private
 from bot.lifecycle import command
 from bot.live import SNAPSHOT_EVERY
-from bot.records import UNDO, dumps, replay
+from bot.records import UNDO, dumps, fold, load_state, replay
 from bot.replies import Button, Command, Reply
 from bot.store import ActionRow
 from engine.core.protocol import MODERATOR, Action
@@ -43,10 +43,32 @@ def effective(rows: list[ActionRow]) -> list[ActionRow]:
     return out
 
 
-async def _state_before(core: Core, g: Live, rows: list[ActionRow], seq: int) -> BaseModel:
-    """The state just before action ``seq``, folded from the log (take-backs included)."""
+def _reaches_behind(rows: list[ActionRow], start: int) -> bool:
+    """Whether a take-back among ``rows`` names an action at or before ``start``."""
+    return any(json.loads(r.action).get("verb") == UNDO and int(json.loads(r.action)["args"]["seq"]) <= start
+               for r in rows if '"undo"' in r.action)
+
+
+async def _recent(core: Core, g: Live) -> tuple[list[ActionRow], int]:
+    """The rows a take-back looks at, and the action number they follow: those after the second
+    newest snapshot (50 to 100 actions), not the whole log, which in a long game is thousands."""
+    seqs = await core.store.snapshot_seqs(g.id, g.row.branch, 2)
+    start = seqs[-1] if len(seqs) == 2 else 0
+    return await core.store.actions(g.id, g.row.branch, after=start), start
+
+
+async def _state_before(core: Core, g: Live, rows: list[ActionRow], start: int, seq: int) -> BaseModel:
+    """The state just before action ``seq``: the newest snapshot before it and the actions after it
+    (``rows`` holds those after ``start``), or the whole log folded when a take-back reaches behind it."""
     from bot.live import OFF_LOOP_AFTER, _action, _rolls
 
+    snap = await core.store.snapshot_upto(g.id, g.row.branch, seq - 1)
+    if snap is not None and snap[0] >= start and not _reaches_behind([r for r in rows if r.seq < seq], snap[0]):
+        base, text = snap
+        steps = [(r.seat, _action(r.action), _rolls(r.rolls)) for r in rows if base < r.seq < seq]
+        return fold(g.rules, load_state(g.rules, text), steps, first=base + 1, trusted=True)[0]
+    if start:
+        rows = await core.store.actions(g.id, g.row.branch, upto=seq - 1)
     steps = [(r.seat, _action(r.action), _rolls(r.rolls)) for r in rows if r.seq < seq]
     setup = _rolls(g.row.setup_rolls)
     if len(steps) < OFF_LOOP_AFTER:
@@ -65,12 +87,16 @@ async def undo(core: Core, cmd: Command) -> list[Reply]:
         seats = g.seats_of(cmd.user)
         if not seats:
             raise Refusal(f"only a player of game #{g.id} can take back an order")
-        rows = await core.store.actions(g.id, g.row.branch)
+        rows, start = await _recent(core, g)
         # What the asker may know of the log: the other side's sealed choices not yet opened are not in it
         # (3.03, 8.2, 8.1 of Annihilator). The answer must not name them, nor differ for their being there.
         kept = await core.store.secrets(g.id, g.row.branch)
         sealed = {s.seq for s in kept if s.revealed_at is None}
         counted = [a for a in effective(rows) if not (a.seq in sealed and a.seat not in seats)]
+        if start and (len(counted) < 2 or _reaches_behind(rows, start)):
+            # the last two orders that count may lie further back: the whole log (rare)
+            rows, start = await core.store.actions(g.id, g.row.branch), 0
+            counted = [a for a in effective(rows) if not (a.seq in sealed and a.seat not in seats)]
         if not counted:
             raise Refusal("there is no order to take back yet")
         last = counted[-1]
@@ -90,18 +116,21 @@ async def undo(core: Core, cmd: Command) -> list[Reply]:
         if hidden_after or not any(p.seat == last.seat and not p.secret for p in g.pending()):
             raise Refusal(f"the decision has passed to your opponent since {action.text()}; "
                           "ask a moderator to roll back instead")
-        before = await _state_before(core, g, rows, last.seq)
+        before = await _state_before(core, g, rows, start, last.seq)
         others = {p.seat for p in g.pending() if p.seat != last.seat}
         if others - {p.seat for p in g.rules.pending(before) if p.seat != last.seat}:
             raise Refusal(f"{action.text()} handed a decision to your opponent, so it cannot be taken back")
         now_view, old_view = g.rules.view(g.state, None), g.rules.view(before, None)
         if (now_view.turn, now_view.phase) != (old_view.turn, old_view.phase):
             raise Refusal(f"{action.text()} ended the phase, so it cannot be taken back")
-        return await _commit(core, g, cmd, last, action, before)
+        again = [a for a in effective(rows) if a.seq != last.seq]
+        return await _commit(core, g, cmd, last, action, before, again)
 
 
-async def _commit(core: Core, g: Live, cmd: Command, last: ActionRow, action: Action, before: BaseModel
-                  ) -> list[Reply]:
+async def _commit(core: Core, g: Live, cmd: Command, last: ActionRow, action: Action, before: BaseModel,
+                  again: list[ActionRow]) -> list[Reply]:
+    """Log the take-back and put the game back; ``again``: the orders that count after it (for the
+    next Undo button)."""
     seq = g.seq + 1
     now = core.now()
     undo_action = Action(verb=UNDO, args={"seq": last.seq})
@@ -120,7 +149,6 @@ async def _commit(core: Core, g: Live, cmd: Command, last: ActionRow, action: Ac
             replies.append(edit)
         await phaselog.save(core, g, now)
         replies = await core.queue(g.id, replies)
-    again = effective(await core.store.actions(g.id, g.row.branch))
     prompts = [p for p in g.pending() if p.seat == last.seat and not p.secret]
     text = f"Taken back: {action.text()}."
     buttons: list[Button] = []

@@ -180,3 +180,40 @@ async def test_3_03_undo_during_army_picks_says_nothing_of_the_other_sides_seale
         assert mine[0].text.startswith("Sorry") and "sealed" in mine[0].text, mine[0].text
     finally:
         await store.close()
+
+
+async def test_undo_in_a_long_game_reads_the_log_from_a_snapshot_not_from_the_start(tmp_path):
+    # a take-back looks at the orders after the second newest snapshot (every 50 actions), and puts
+    # the game back from the newest snapshot before the order: in a game of thousands of actions it
+    # no longer reads and folds the whole log on the event loop. Here the move is action 150, whose
+    # state is itself a snapshot, so the state before it comes from the one at 100
+    t, store = await table(tmp_path)
+    try:
+        await t.until("alice: /move stack:R2 to:0708")
+        before, seq = t.game.state.model_dump_json(), t.game.seq
+        assert seq == 149
+        await t.next()
+        assert [s for s, _ in await store.snapshots(1, 1)] == [50, 100, 150]
+        reads: list[tuple[int | None, int | None]] = []
+        actions = store.actions
+
+        async def spy(game_id, branch, upto=None, after=None):  # type: ignore[no-untyped-def]
+            reads.append((after, upto))
+            return await actions(game_id, branch, upto=upto, after=after)
+
+        store.actions = spy  # type: ignore[method-assign]
+        r = await t.say("alice", "/undo")
+        store.actions = actions  # type: ignore[method-assign]
+        assert r[0].text.startswith("Taken back: /move stack:R2 to:0708"), r[0].text
+        assert t.game.state.model_dump_json() == before  # byte for byte
+        assert reads and all(after is not None and after >= 100 for after, _ in reads), reads
+        assert any(b.label == "Undo" for b in r[0].buttons)  # alice's order before it still counts
+        t.at -= 1  # the move again, and the game goes on; the log replays to the same state
+        for _ in range(4):
+            await t.next()
+        row = await store.game(1)
+        replayed, _ = await full_replay(store, row)
+        assert replayed.model_dump_json() == t.game.state.model_dump_json()
+        assert (await load_live(store, row)).state.model_dump_json() == t.game.state.model_dump_json()
+    finally:
+        await store.close()
