@@ -458,8 +458,9 @@ class Core:
 
     async def _commit(self, g: Live, cmd: Command, seat: str, action: Action, prompt: Prompt | None,
                       state: BaseModel, events: list[Event], rolls: list, before: list[Prompt],
-                      modlog: tuple[str, str] | None = None) -> list[Reply]:
-        """Append one action and queue what it says, in one transaction (with its moderation log line)."""
+                      modlog: tuple[str, str] | None = None, notes: list[Reply] | None = None) -> list[Reply]:
+        """Append one action and queue what it says, in one transaction (with its moderation log line and
+        ``notes``, posts of the command queued before the action's own)."""
         seq = g.seq + 1
         secret = bool(prompt and prompt.secret)
         nonce = secrets.token_hex(16) if secret else ""
@@ -512,7 +513,7 @@ class Core:
                                      over=over is not None, undo=phaselog.undo_button(g) if offer else None)
             await phaselog.save(self, g, now)
             await self._save_board_key(g, now)
-            replies = await self.queue(g.id, replies)
+            replies = await self.queue(g.id, list(notes or []) + replies)
         if over is not None:
             g.row = (await self.store.game(g.id)) or g.row
             self.live.pop(g.id, None)

@@ -246,10 +246,9 @@ async def edit(core: Core, cmd: Command) -> list[Reply]:
         what = f"edited game #{g.id}: {'; '.join(e.text for e in events if e.public) or action.text()}"
         note = Reply(to="channel", place=g.row.place, game_id=g.id,
                      text=f"Moderation: {cmd.user} {what}. Reason: {reason}")
-        replies = await core._commit(g, cmd, MODERATOR, action, None, state, events, [], before,
-                                     modlog=(what, reason))
-        async with core.store.transaction():
-            return await core.queue(g.id, [note]) + replies
+        # the note goes into the outbox in the edit's own transaction: a crash cannot keep one without the other
+        return await core._commit(g, cmd, MODERATOR, action, None, state, events, [], before,
+                                  modlog=(what, reason), notes=[note])
 
 
 @command("mod log")

@@ -533,3 +533,29 @@ async def test_rolling_back_a_resignation_after_choices_the_game_itself_revealed
     assert "is over" in texts(r)
     r = await say(core, "mo", f"/mod rollback to:2 game:{gid}", mod=True)
     assert "rolled game" in texts(r), texts(r)
+
+
+async def test_a_mod_edit_and_its_note_to_the_players_are_written_together(core, store, monkeypatch):
+    """/mod edit changes the position and tells the thread why. The note was queued in a second
+    transaction: a failure (or a crash) between the two kept the edit and lost the note, so the players
+    saw their position change with no word from the moderator. Now both are kept or neither."""
+    import sqlite3
+
+    gid = await toy(core)
+    before, logged = core.live[gid].state.model_dump_json(), len(await store.actions(gid, 1))
+    add = store.add_outbox
+
+    async def refuse_the_note(game_id, payload, now):  # noqa: ANN001, ANN202
+        if "Moderation:" in payload:
+            raise sqlite3.OperationalError("disk I/O error")
+        return await add(game_id, payload, now)
+
+    monkeypatch.setattr(store, "add_outbox", refuse_the_note)
+    r = await say(core, "mo", f'/mod edit op:pile n:4 reason:"a misclick" game:{gid}', mod=True)
+    assert "Nothing was changed" in r[0].text, r[0].text
+    monkeypatch.undo()
+    assert len(await store.actions(gid, 1)) == logged and core.live[gid].state.model_dump_json() == before
+    r = await say(core, "mo", f'/mod edit op:pile n:4 reason:"a misclick" game:{gid}', mod=True)
+    queued = [json.loads(payload)["text"] for _, _, payload in await store.unposted()]
+    assert any(t.startswith("Moderation: mo edited game") and "a misclick" in t for t in queued), queued
+    assert core.live[gid].state.pile == 4 and len(await store.actions(gid, 1)) == logged + 1
