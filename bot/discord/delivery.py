@@ -598,18 +598,24 @@ class Delivery:
         text = await self.status_text(gid)
         if text is None or (rec and rec.get("text") == text):
             return
+        gone = ""
         if rec:
             try:
                 await self._edit_status(int(rec["channel"]), int(rec["message"]), text)
             except discord.NotFound:
                 log.info("status message of game %s was deleted; posting a new one", gid)
-                rec = {}
+                gone, rec = str(rec["message"]), {}
         if not rec:
             place = await self._place_of(gid)
             if place is None:
                 return
+            # One nonce for every attempt at this message: a post whose answer was lost (or whose id a
+            # restart did not save) is handed back by Discord at the next attempt, not made twice.
+            nonce = hashlib.sha256(f"status:{gid}:{gone}".encode()).hexdigest()[:25]
             msg = await self.client.get_partial_messageable(int(place)).send(
-                content=text, allowed_mentions=discord.AllowedMentions.none())
+                content=text, allowed_mentions=discord.AllowedMentions.none(), nonce=nonce)
+            if msg.content != text:  # the message of an earlier attempt, with its older text
+                await self._edit_status(int(place), msg.id, text)
             rec = {"channel": place, "message": str(msg.id)}
         async with self.core.store.transaction():
             await self.core.store.set_place_settings(key, rec | {"text": text})

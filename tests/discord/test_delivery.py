@@ -293,3 +293,21 @@ async def test_two_edits_of_one_phase_message_at_once_leave_one_message_with_the
     await delivery.edit_or_send(older)
     assert fake.messages[str(posted[0].data["id"])]["content"] == newer.text
     assert not delivery._edit_locks, "a finished message's lock is kept"
+
+
+async def test_a_status_message_whose_answer_was_lost_is_not_posted_twice(fake, quick):
+    """Discord made the status message but its answer was lost (or the bot stopped before saving its
+    id): the next status update posts it again. With the same nonce Discord hands back the first
+    message, which is edited to the newer text, instead of making a second status message."""
+    t = Table(fake, quick.client)
+    core = quick.client.core
+    fault = fake.drop(when="after", containing="**Status of game #1**")
+    msg = await invite(t)
+    await settled(fake, core)
+    await t.click("bob", msg, "Accept")
+    await t.slash("alice", msg["channel_id"], "guess", {"parity": "odd"})
+    await settled(fake, core)
+    status = [m for m in fake.messages.values() if m["content"].startswith("**Status of game #1**")]
+    assert fault.hits == 1 and len(status) == 1, [m["content"] for m in status]
+    rec = await core.store.place_settings("discord:status:1")
+    assert rec["message"] == status[0]["id"] and status[0]["content"] == rec["text"]
