@@ -60,6 +60,11 @@ def said(i: MagicMock) -> list[str]:
     return out
 
 
+async def _made(content: str | None = None, **kwargs: Any) -> SimpleNamespace:
+    """The message Discord made of a send: a new id, the content sent."""
+    return SimpleNamespace(id=P.snowflake(), content=content or "")
+
+
 def mock_client() -> MagicMock:
     """A client whose channels and DMs record sends."""
     client = MagicMock(spec=discord.Client)
@@ -69,7 +74,7 @@ def mock_client() -> MagicMock:
         if cid not in channels:
             ch = MagicMock(spec=discord.PartialMessageable)
             ch.id = cid
-            ch.send = AsyncMock(return_value=SimpleNamespace(id=P.snowflake()))
+            ch.send = AsyncMock(side_effect=_made)
             ch.get_partial_message.return_value = MagicMock(spec=discord.PartialMessage)
             channels[cid] = ch
         return channels[cid]
@@ -81,7 +86,7 @@ def mock_client() -> MagicMock:
     async def create_dm(user: Any) -> MagicMock:
         dm = dms.setdefault(user.id, MagicMock(spec=discord.DMChannel))
         if not isinstance(dm.send, AsyncMock):
-            dm.send = AsyncMock(return_value=SimpleNamespace(id=P.snowflake()))
+            dm.send = AsyncMock(side_effect=_made)
         return dm
 
     client.create_dm.side_effect = create_dm
