@@ -48,6 +48,15 @@ async def table(tmp_path: Path) -> tuple[Table, Store]:
     return Table(core, console, (SCRIPTS / "chitin_basic.txt").read_text().splitlines()), store
 
 
+async def replays_to_the_same_state(t: Table, store: Store) -> None:
+    """The log, folded from the start and from the newest snapshot, gives the game's state."""
+    row = await store.game(1)
+    assert row is not None
+    replayed, _ = await full_replay(store, row)
+    assert replayed.model_dump_json() == t.game.state.model_dump_json()
+    assert (await load_live(store, row)).state.model_dump_json() == t.game.state.model_dump_json()
+
+
 async def test_undo_restores_the_exact_state_and_the_log_replays(tmp_path):
     t, store = await table(tmp_path)
     try:
@@ -73,10 +82,7 @@ async def test_undo_restores_the_exact_state_and_the_log_replays(tmp_path):
         problems, _ = check_record(record, None)
         assert problems == []
         assert [a.action.verb for a in record.actions if a.action is not None].count("undo") == 1
-        row = await store.game(1)
-        replayed, _ = await full_replay(store, row)
-        assert replayed.model_dump_json() == t.game.state.model_dump_json()
-        assert (await load_live(store, row)).state.model_dump_json() == t.game.state.model_dump_json()
+        await replays_to_the_same_state(t, store)
     finally:
         await store.close()
 
@@ -211,9 +217,6 @@ async def test_undo_in_a_long_game_reads_the_log_from_a_snapshot_not_from_the_st
         t.at -= 1  # the move again, and the game goes on; the log replays to the same state
         for _ in range(4):
             await t.next()
-        row = await store.game(1)
-        replayed, _ = await full_replay(store, row)
-        assert replayed.model_dump_json() == t.game.state.model_dump_json()
-        assert (await load_live(store, row)).state.model_dump_json() == t.game.state.model_dump_json()
+        await replays_to_the_same_state(t, store)
     finally:
         await store.close()
