@@ -379,12 +379,17 @@ class Store:
         )
         return rows
 
-    async def secrets(self, game_id: int, branch: int, unrevealed: bool = False) -> list[SecretRow]:
-        """The sealed secrets of a branch."""
+    async def secrets(self, game_id: int, branch: int, unrevealed: bool = False,
+                      opened_after: int | None = None) -> list[SecretRow]:
+        """The sealed secrets of a branch (``opened_after``: only those still sealed or opened after that action)."""
         sql = "SELECT * FROM secrets WHERE game_id = ? AND branch = ?"
+        params: tuple[Any, ...] = (game_id, branch)
         if unrevealed:
             sql += " AND revealed_at IS NULL"
-        async with self.db.execute(sql + " ORDER BY seq", (game_id, branch)) as cur:
+        if opened_after is not None:
+            sql += " AND (revealed_at IS NULL OR revealed_at > ?)"
+            params += (opened_after,)
+        async with self.db.execute(sql + " ORDER BY seq", params) as cur:
             return [SecretRow(r["seq"], r["nonce"], r["commitment"], r["revealed_at"], r["closed_at"])
                     for r in await cur.fetchall()]
 

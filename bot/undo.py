@@ -45,8 +45,11 @@ def effective(rows: list[ActionRow]) -> list[ActionRow]:
 
 def _reaches_behind(rows: list[ActionRow], start: int) -> bool:
     """Whether a take-back among ``rows`` names an action at or before ``start``."""
-    return any(json.loads(r.action).get("verb") == UNDO and int(json.loads(r.action)["args"]["seq"]) <= start
-               for r in rows if '"undo"' in r.action)
+    for r in rows:
+        action = json.loads(r.action)
+        if action.get("verb") == UNDO and int(action["args"]["seq"]) <= start:
+            return True
+    return False
 
 
 async def _recent(core: Core, g: Live) -> tuple[list[ActionRow], int]:
@@ -90,12 +93,13 @@ async def undo(core: Core, cmd: Command) -> list[Reply]:
         rows, start = await _recent(core, g)
         # What the asker may know of the log: the other side's sealed choices not yet opened are not in it
         # (3.03, 8.2, 8.1 of Annihilator). The answer must not name them, nor differ for their being there.
-        kept = await core.store.secrets(g.id, g.row.branch)
+        kept = await core.store.secrets(g.id, g.row.branch, opened_after=start)
         sealed = {s.seq for s in kept if s.revealed_at is None}
         counted = [a for a in effective(rows) if not (a.seq in sealed and a.seat not in seats)]
         if start and (len(counted) < 2 or _reaches_behind(rows, start)):
             # the last two orders that count may lie further back: the whole log (rare)
             rows, start = await core.store.actions(g.id, g.row.branch), 0
+            kept = await core.store.secrets(g.id, g.row.branch)
             counted = [a for a in effective(rows) if not (a.seq in sealed and a.seat not in seats)]
         if not counted:
             raise Refusal("there is no order to take back yet")

@@ -190,9 +190,10 @@ async def test_3_03_undo_during_army_picks_says_nothing_of_the_other_sides_seale
 
 async def test_undo_in_a_long_game_reads_the_log_from_a_snapshot_not_from_the_start(tmp_path):
     # a take-back looks at the orders after the second newest snapshot (every 50 actions), and puts
-    # the game back from the newest snapshot before the order: in a game of thousands of actions it
-    # no longer reads and folds the whole log on the event loop. Here the move is action 150, whose
-    # state is itself a snapshot, so the state before it comes from the one at 100
+    # the game back from the newest snapshot before the order (and reads the secrets opened since): in
+    # a game of thousands of actions it no longer reads and folds the whole log on the event loop. Here
+    # the move is action 150, whose state is itself a snapshot, so the state before it comes from the
+    # one at 100
     t, store = await table(tmp_path)
     try:
         await t.until("alice: /move stack:R2 to:0708")
@@ -207,12 +208,23 @@ async def test_undo_in_a_long_game_reads_the_log_from_a_snapshot_not_from_the_st
             reads.append((after, upto))
             return await actions(game_id, branch, upto=upto, after=after)
 
+        opened: list[int | None] = []
+        secrets = store.secrets
+
+        async def spy_secrets(*args, **kwargs):  # type: ignore[no-untyped-def]
+            rows = await secrets(*args, **kwargs)
+            opened.extend(s.revealed_at for s in rows)
+            return rows
+
         store.actions = spy  # type: ignore[method-assign]
+        store.secrets = spy_secrets  # type: ignore[method-assign]
         r = await t.say("alice", "/undo")
-        store.actions = actions  # type: ignore[method-assign]
+        store.actions, store.secrets = actions, secrets  # type: ignore[method-assign]
         assert r[0].text.startswith("Taken back: /move stack:R2 to:0708"), r[0].text
         assert t.game.state.model_dump_json() == before  # byte for byte
         assert reads and all(after is not None and after >= 100 for after, _ in reads), reads
+        # nor the army picks (3.03) opened long before: only the secrets still sealed or opened since
+        assert all(at is None or at > 100 for at in opened), opened
         assert any(b.label == "Undo" for b in r[0].buttons)  # alice's order before it still counts
         t.at -= 1  # the move again, and the game goes on; the log replays to the same state
         for _ in range(4):
