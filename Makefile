@@ -38,7 +38,7 @@ golden: $(DEV_STAMP)
 AI_WORKERS ?= $(shell nproc 2>/dev/null || echo 1)
 # Every finished game of a series is kept here, for the same code; a stopped run plays on where it
 # stopped when run again (tests/ai/league.py). AI_BENCH_RESULTS= (empty) plays every game.
-AI_BENCH_RESULTS ?= .bench-ai/results.jsonl
+AI_BENCH_RESULTS ?= bench/ai-results.jsonl
 
 soak: $(DEV_STAMP)
 	ANNIHILATOR_PLAYOUTS=1000 $(BIN)/pytest tests/annihilator/test_playouts.py

@@ -18,6 +18,7 @@ import math
 import multiprocessing
 import os
 import random
+import re
 import statistics
 import time
 from collections.abc import Iterator
@@ -66,7 +67,7 @@ def make(kind: str, seed: int, times: list[float] | None = None) -> Decider:
     def timed(table: Table, seat: str) -> Action:
         t0 = clock()
         a = inner(table, seat)
-        times.append(clock() - t0)
+        times.append(round(clock() - t0, 6))  # microseconds: the results file stays small
         return a
 
     return timed
@@ -78,14 +79,28 @@ CODE = ("engine", "data", "tests/support", "tests/ai/league.py")
 and this file. A stored result counts only for the code it was played with."""
 
 
-def fingerprint(root: Path = ROOT) -> str:
-    """A hash of every file of ``CODE`` (paths and contents): any change of the code gives another."""
+GAMES = ("annihilator", "chitin", "oneworld")
+"""The games whose own files (``engine/games/NAME/``, ``data/maps/NAME.json``,
+``data/tables/NAME-crt.json``, ``tests/support/NAME_policy.py``) no other game's result depends on."""
+
+
+def _of_another_game(f: Path, root: Path, game: str | None) -> bool:
+    if game is None:
+        return False
+    return any(re.match(rf"{other}([._-]|$)", part)
+               for part in f.relative_to(root).parts for other in GAMES if other != game)
+
+
+def fingerprint(root: Path = ROOT, game: str | None = None) -> str:
+    """A hash of every file of ``CODE`` (paths and contents): any change of the code gives another.
+    With ``game``, the files of the other games are left out: a change to one game's rules or
+    player keeps the stored results of the others (the engine's shared code counts for all)."""
     h = hashlib.sha256()
     for part in CODE:
         top = root / part
         files = [top] if top.is_file() else sorted(f for f in top.rglob("*") if f.is_file())
         for f in files:
-            if "__pycache__" in f.parts or f.suffix == ".pyc":
+            if "__pycache__" in f.parts or f.suffix == ".pyc" or _of_another_game(f, root, game):
                 continue
             h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
     return h.hexdigest()[:16]
@@ -271,7 +286,7 @@ def series(game: str, scenario: str, options: dict[str, str], a: str, b: str, ga
     jobs: list[Job] = [(game, scenario, options, a, b, i, cap, time_a) for i in range(first_seed, first_seed + games)]
     path = results_path()
     store = Results(path) if path else None
-    code = fingerprint() if store else ""
+    code = fingerprint(game=game) if store else ""
     found = store.read() if store else {}
     results = {job[5]: found[_key(job, code)] for job in jobs if _key(job, code) in found}
     out.stored = len(results)

@@ -87,7 +87,7 @@ def test_stored_games_count_only_for_the_same_code_players_and_seeds(
     series("toy", "", {}, "random", "easy", 2, processes=1)  # other players: played
     series("toy", "", {}, "easy", "random", 2, cap=50, processes=1)  # another cap: played
     assert played == [0, 1] * 3
-    monkeypatch.setattr(league, "fingerprint", lambda: "other code")
+    monkeypatch.setattr(league, "fingerprint", lambda **_: "other code")
     s = series("toy", "", {}, "easy", "random", 2, processes=1)
     assert played == [0, 1] * 4 and s.stored == 0
 
@@ -106,6 +106,29 @@ def test_the_code_fingerprint_changes_with_any_file_of_the_code(tmp_path: Path) 
     assert with_data != before
     (tmp_path / "engine/games/rules.py").write_text("MP = 5\n")
     assert league.fingerprint(tmp_path) not in (before, with_data)
+
+
+def test_a_game_s_fingerprint_leaves_out_the_other_games_files_only(tmp_path: Path) -> None:
+    files = ["engine/ai/search.py", "engine/games/chitin/ai.py", "engine/games/oneworld/ai.py",
+             "data/maps/chitin.json", "data/maps/oneworld.json", "data/tables/chitin-crt.json",
+             "tests/support/chitin_policy.py", "tests/support/playout.py", "tests/ai/league.py"]
+    for name in files:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("1\n")
+    oneworld, chitin, whole = (league.fingerprint(tmp_path, "oneworld"), league.fingerprint(tmp_path, "chitin"),
+                               league.fingerprint(tmp_path))
+    for name in ("engine/games/chitin/ai.py", "data/maps/chitin.json", "data/tables/chitin-crt.json",
+                 "tests/support/chitin_policy.py"):  # Chitin's own: OneWorld's results stand
+        (tmp_path / name).write_text("2\n")
+        assert league.fingerprint(tmp_path, "oneworld") == oneworld
+        assert league.fingerprint(tmp_path, "chitin") != chitin
+        chitin = league.fingerprint(tmp_path, "chitin")
+    assert league.fingerprint(tmp_path) != whole
+    for name in ("engine/ai/search.py", "tests/support/playout.py", "tests/ai/league.py"):  # shared: both change
+        (tmp_path / name).write_text("2\n")
+        assert league.fingerprint(tmp_path, "oneworld") != oneworld
+        assert league.fingerprint(tmp_path, "chitin") != chitin
+        oneworld, chitin = league.fingerprint(tmp_path, "oneworld"), league.fingerprint(tmp_path, "chitin")
 
 
 def test_a_line_cut_short_by_a_stop_is_skipped_and_its_game_played_again(results: Path, played: list[int]) -> None:
