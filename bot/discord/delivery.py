@@ -542,12 +542,16 @@ class Delivery:
         key, decision = "", None
         if r.secret_prompt and r.game_id is not None:
             # Once a decision: a private step (a Chitin pick, 3.03) gives a new prompt but not a new
-            # decision, and a line a step would let anyone count them. The button opens the decision as
-            # it is when pressed.
+            # decision, and a line a step would let anyone count them. A decision is known by the action
+            # that passed it to a player and by the rules of the member's private prompts: an accost
+            # (OneWorld 10.4) after a combat round (8.2) the member answered last is a new one, though
+            # no decision passed to anyone in between. The button opens the decision as it is when pressed.
             g = self.core.live.get(r.game_id)
             key = f"discord:dm-closed:{r.game_id}:{user}"
             if g is not None:
-                decision = [g.row.branch, g.row.settings_dict.get("decision_seq", 0)]
+                seats = g.seats_of(user)
+                rules = sorted({f"{p.rule}/{p.group}" for p in g.pending() if p.secret and p.seat in seats})
+                decision = [g.row.branch, g.row.settings_dict.get("decision_seq", 0), rules]
                 if (await self.core.store.place_settings(key)).get("decision") == decision:
                     return
             text = (f"<@{user}>, your direct messages are closed, so your private choice for game #{r.game_id} "

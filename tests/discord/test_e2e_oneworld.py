@@ -12,10 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel
 
 from bot.console import LINE
 from bot.discord.components import digest
 from bot.parsing import parse_command
+from bot.replies import Reply
+from engine.ai.selfplay import Table as EngineTable
+from engine.ai.selfplay import bot as bot_player
 from engine.core import registry
 from engine.core.protocol import Action
 from tests.discord.actors import BOB, MEMBERS, Table, ephemeral, texts
@@ -247,3 +251,54 @@ async def choose_privately(t: Table, line: Line, gid: int, thread: str, prompts:
     assert chosen, said
     return [line.text, " ".join(f"{k}:{v}" for k, v in line.args.items()), digest(f"{line.text} game:{gid}"),
             *chosen]
+
+
+def _round_then_accost(seat: str) -> tuple[BaseModel, BaseModel]:
+    """Two positions of one engine game (easy against easy): ``seat`` answers an 8.2 combat round last,
+    moves on (4.2) and accosts the enemy god (10.4), with no decision passing to anyone in between."""
+    for i in range(40):
+        table = EngineTable("oneworld", "standard", {}, dice_seed=f"accost-{i}")
+        deciders = {s: bot_player("easy", f"{i}:{s}") for s in table.rules.seats}
+        in_round: BaseModel | None = None
+        for _ in range(3000):
+            before = table.rules.pending_now(table.state)
+            if not before:
+                break
+            mine = [p for p in before if p.seat == seat]
+            if mine and mine[0].secret and mine[0].rule == "10.4" and in_round is not None:
+                return in_round, table.state
+            if mine and mine[0].secret and mine[0].rule == "8.2" and len(before) == 1:
+                in_round = table.state
+            who = before[0].seat
+            table.play(who, deciders[who](table, who))
+            if {p.seat for p in table.rules.pending_now(table.state)} - {p.seat for p in before}:
+                in_round = None  # a decision passed to a player: the next secret one is a new decision anyway
+    raise AssertionError(f"no game gave {seat} a combat round and then an accost in one decision")
+
+
+async def test_10_4_an_accost_after_a_combat_round_gets_its_own_closed_dm_notice(fake, bot, core):
+    """8.2 then 10.4: a player whose DMs are closed answers a combat round last, moves on and accosts the
+    enemy god, with no decision passing to anyone in between. The accost is a new private decision and
+    gets its own 'Choose privately' notice in the thread; asked again, the same decision gets none."""
+    oneworld()
+    fake.closed_dms.add(str(BOB))
+    t = Table(fake, bot.client)
+    sent = await t.slash("alice", P.CHANNEL_ID, "game", {"game": "oneworld", "opponent": ("user", BOB)}, sub="new")
+    invite = next(s for s in sent if "challenges you" in s.content)
+    thread = invite.channel
+    await t.click("bob", invite.data, "Accept")
+    gid = next(iter(core.live))
+    g = core.live[gid]
+    in_round, accost = _round_then_accost(g.seats_of(str(BOB))[0])
+    delivery = bot.client.hive.delivery
+    prompt = Reply(to="dm", user=str(BOB), text="your private choice", game_id=gid, secret_prompt=True)
+
+    def notices() -> int:
+        return sum("direct messages are closed" in s.content for s in t.in_channel(thread))
+
+    counted = []
+    for state in (in_round, accost, accost):
+        g.state = state
+        await delivery.dm_closed(prompt, str(BOB))
+        counted.append(notices())
+    assert counted[1] == counted[0] + 1 and counted[2] == counted[1], counted
