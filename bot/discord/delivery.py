@@ -545,12 +545,15 @@ class Delivery:
             # decision, and a line a step would let anyone count them. A decision is known by the action
             # that passed it to a player and by the rules of the member's private prompts: an accost
             # (OneWorld 10.4) after a combat round (8.2) the member answered last is a new one, though
-            # no decision passed to anyone in between. The button opens the decision as it is when pressed.
+            # no decision passed to anyone in between (its clock still runs from the hand-over,
+            # bot/clocks.py). The button opens the decision as it is when pressed.
             g = self.core.live.get(r.game_id)
             key = f"discord:dm-closed:{r.game_id}:{user}"
             if g is not None:
                 seats = g.seats_of(user)
                 rules = sorted({f"{p.rule}/{p.group}" for p in g.pending() if p.secret and p.seat in seats})
+                if not rules:  # a prompt delivered late, already answered: nothing private waits
+                    return
                 decision = [g.row.branch, g.row.settings_dict.get("decision_seq", 0), rules]
                 if (await self.core.store.place_settings(key)).get("decision") == decision:
                     return

@@ -157,3 +157,21 @@ def test_a_series_over_two_processes_stores_every_game(results: Path) -> None:
     assert len(results.read_text().splitlines()) == 4
     again = series("toy", "", {}, "easy", "random", 4, processes=2)
     assert again.stored == 4 and _figures(again) == _figures(two)
+
+
+def test_only_a_game_s_own_files_are_left_out_of_another_game_s_fingerprint() -> None:
+    """The files ``fingerprint(game=...)`` leaves out are exactly the other games' own places: a shared
+    file whose name begins with a game's name (``engine/core/chitin_compat.py``) would fail here."""
+    own = ("engine/games/{}/", "data/{}/", "data/maps/{}.json", "data/tables/{}-crt.json",
+           "tests/support/{}_policy.py")
+    for game in (*league.GAMES, "toy"):
+        others = [g for g in league.GAMES if g != game]
+        for part in league.CODE:
+            top = league.ROOT / part
+            for f in [top] if top.is_file() else top.rglob("*"):
+                if not f.is_file() or "__pycache__" in f.parts:
+                    continue
+                name = f.relative_to(league.ROOT).as_posix()
+                placed = any(name.startswith(o.format(g)) if o.endswith("/") else name == o.format(g)
+                             for o in own for g in others)
+                assert league._of_another_game(f, league.ROOT, game) == placed, (game, name)

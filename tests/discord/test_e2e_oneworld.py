@@ -253,26 +253,30 @@ async def choose_privately(t: Table, line: Line, gid: int, thread: str, prompts:
             *chosen]
 
 
-def _round_then_accost(seat: str) -> tuple[BaseModel, BaseModel]:
-    """Two positions of one engine game (easy against easy): ``seat`` answers an 8.2 combat round last,
-    moves on (4.2) and accosts the enemy god (10.4), with no decision passing to anyone in between."""
+def _round_then_accost(seat: str) -> tuple[BaseModel, BaseModel, BaseModel]:
+    """Three positions of one engine game (easy against easy): ``seat`` answers an 8.2 combat round last,
+    moves on (4.2) and accosts the enemy god (10.4), with no decision passing to anyone in between; and
+    the position after the round was answered, with no private choice of ``seat``'s waiting."""
     for i in range(40):
         table = EngineTable("oneworld", "standard", {}, dice_seed=f"accost-{i}")
         deciders = {s: bot_player("easy", f"{i}:{s}") for s in table.rules.seats}
         in_round: BaseModel | None = None
+        answered: BaseModel | None = None
         for _ in range(3000):
             before = table.rules.pending_now(table.state)
             if not before:
                 break
             mine = [p for p in before if p.seat == seat]
-            if mine and mine[0].secret and mine[0].rule == "10.4" and in_round is not None:
-                return in_round, table.state
+            if mine and mine[0].secret and mine[0].rule == "10.4" and in_round is not None and answered is not None:
+                return in_round, table.state, answered
+            if in_round is not None and answered is None and not any(p.secret for p in mine):
+                answered = table.state
             if mine and mine[0].secret and mine[0].rule == "8.2" and len(before) == 1:
-                in_round = table.state
+                in_round, answered = table.state, None
             who = before[0].seat
             table.play(who, deciders[who](table, who))
             if {p.seat for p in table.rules.pending_now(table.state)} - {p.seat for p in before}:
-                in_round = None  # a decision passed to a player: the next secret one is a new decision anyway
+                in_round = answered = None  # a decision passed to a player: the next secret one is a new decision anyway
     raise AssertionError(f"no game gave {seat} a combat round and then an accost in one decision")
 
 
@@ -289,7 +293,7 @@ async def test_10_4_an_accost_after_a_combat_round_gets_its_own_closed_dm_notice
     await t.click("bob", invite.data, "Accept")
     gid = next(iter(core.live))
     g = core.live[gid]
-    in_round, accost = _round_then_accost(g.seats_of(str(BOB))[0])
+    in_round, accost, answered = _round_then_accost(g.seats_of(str(BOB))[0])
     delivery = bot.client.hive.delivery
     prompt = Reply(to="dm", user=str(BOB), text="your private choice", game_id=gid, secret_prompt=True)
 
@@ -302,3 +306,6 @@ async def test_10_4_an_accost_after_a_combat_round_gets_its_own_closed_dm_notice
         await delivery.dm_closed(prompt, str(BOB))
         counted.append(notices())
     assert counted[1] == counted[0] + 1 and counted[2] == counted[1], counted
+    g.state = answered  # the prompt came late, after the choice was made: no notice
+    await delivery.dm_closed(prompt, str(BOB))
+    assert notices() == counted[2]
