@@ -283,7 +283,8 @@ def _round_then_accost(seat: str) -> tuple[BaseModel, BaseModel, BaseModel]:
 async def test_10_4_an_accost_after_a_combat_round_gets_its_own_closed_dm_notice(fake, bot, core):
     """8.2 then 10.4: a player whose DMs are closed answers a combat round last, moves on and accosts the
     enemy god, with no decision passing to anyone in between. The accost is a new private decision and
-    gets its own 'Choose privately' notice in the thread; asked again, the same decision gets none."""
+    gets its own 'Choose privately' notice in the thread; asked again, the same decision gets none, and a
+    prompt delivered late, once its choice was made, gets none either."""
     oneworld()
     fake.closed_dms.add(str(BOB))
     t = Table(fake, bot.client)
