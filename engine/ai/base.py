@@ -52,6 +52,11 @@ class GameAI:
     game_cap = 3000
     """The most actions a whole game of ``deep`` plays on before the evaluation values it."""
 
+    def at(self, level: str) -> GameAI:
+        """The player for ``level``: this one, unless the game gives a level its own (OneWorld's
+        ``hard`` weighs the opponent's next accost, an evaluation the lower budget does not have)."""
+        return self
+
     def deep(self, rules: GameRules, state: BaseModel, seat: str) -> bool:
         """Whether this decision is one to weigh by whole games (``game_cost``)."""
         return False

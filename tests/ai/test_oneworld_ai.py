@@ -11,7 +11,17 @@ from engine.ai import choose
 from engine.ai.rng import Rng, RngDice
 from engine.ai.selfplay import Table
 from engine.core.hexes import neighbors
-from engine.games.oneworld.ai import GAME_AI, _dist, fight_table, forward, score
+from engine.games.oneworld.ai import (
+    ACCOST_NEXT,
+    GAME_AI,
+    HARD_AI,
+    _dist,
+    _threats,
+    fight_table,
+    forward,
+    score,
+    threat,
+)
 from engine.games.oneworld.board import board
 from engine.games.oneworld.state import Accost, Child, State, action, fork, other
 from tests.ai.helpers import drive
@@ -106,8 +116,9 @@ def test_8_1_an_attack_next_to_the_bot_s_own_god_comes_first_in_the_move_orderin
     legal = t.rules.legal_actions(pos, seat)
     attack = [a for a in legal if a.verb == "move" and a.args.get("child") == mine[1] and a.args.get("to") == target]
     assert attack, f"{mine[1]} cannot move from {start} to {target} in this position"
-    ordered = GAME_AI.order(t.rules, pos, seat, legal, Rng("order"))
-    assert ordered[0].key() == attack[0].key()
+    for ai in (GAME_AI, HARD_AI):
+        ordered = ai.order(t.rules, pos, seat, legal, Rng("order"))
+        assert ordered[0].key() == attack[0].key()
 
 
 def _placing(t: Table) -> bool:
@@ -143,3 +154,80 @@ def test_3_3_the_bot_sets_up_its_children_forward_within_seven_hexes_of_its_god(
         return sum(_dist(c.hex, enemy_god) for c in st.on_map(seat)) / 13
 
     assert mean(after) + 3 <= mean(default)
+
+
+def _blade_in_line(s: State, seat: str) -> tuple[State, str, list[str]]:
+    """The seat's god with one enemy Blade three hexes away in a straight line that it can run
+    down (6.3), every other Child in reserve: the position, the Blade's id and its route's hexes."""
+    opp = other(seat)
+    bd = board()
+    home = bd.parse(s.god_hex[seat])
+    assert home is not None
+    blade = _ids(s, opp)[0]
+    for d in range(6):
+        line, h = [], home
+        for _ in range(3):
+            nxt = bd.step(h, (d + 3) % 6, False)
+            if nxt is None:
+                break
+            line.append(bd.name(nxt))
+            h = nxt
+        if len(line) < 3 or set(line) & (set(s.tower_hex.values()) | set(s.god_hex.values())):
+            continue
+        pos = fork(_with(s, {blade: ("map", line[2])}, aspect="Blade"))
+        chance, through = threat(pos, seat)
+        if chance > 0:
+            return pos, blade, line
+    raise AssertionError("no straight line of three hexes from the god that a Blade can run down")
+
+
+def test_10_4_hard_sees_a_god_one_move_from_an_enemy_blade_and_normal_does_not() -> None:
+    _, s, seat = _moving()
+    pos, _, line = _blade_in_line(s, seat)
+    chance, through = threat(pos, seat)
+    # the Blade's run stops on entering the god's hex (6.3, 10.4); a Child of the seat stops it in
+    # the two hexes between (it halts there to fight, 8.1) or in its own (an attack)
+    assert through == set(line)
+    assert 0 < chance <= 1
+    assert GAME_AI.at("hard") is HARD_AI and GAME_AI.at("normal") is GAME_AI and GAME_AI.at("easy") is GAME_AI
+    # the side moving now is the seat: the other side's Blade may accost in its next movement
+    assert HARD_AI.evaluate(None, pos, seat) < GAME_AI.evaluate(None, pos, seat)  # type: ignore[arg-type]
+    assert score(pos, seat) + _threats(pos, seat) == pytest.approx(score(pos, seat) - ACCOST_NEXT * chance)
+
+
+def test_6_3_10_4_a_child_standing_in_the_blade_s_way_stops_the_accost() -> None:
+    _, s, seat = _moving()
+    pos, blade, line = _blade_in_line(s, seat)
+    guard = _ids(s, seat)[0]
+    # a Child of the seat in the hex next to its god: the Blade stops there to fight (6.3, 8.1)
+    blocked = fork(_with(pos, {blade: ("map", line[2]), guard: ("map", line[0])}, aspect="Blade"))
+    assert threat(blocked, seat) == (0.0, frozenset())
+    assert HARD_AI.evaluate(None, blocked, seat) == GAME_AI.evaluate(None, blocked, seat)  # type: ignore[arg-type]
+
+
+def test_10_4_hard_orders_a_move_into_the_blade_s_way_among_the_first() -> None:
+    t, s, seat = _moving()
+    pos, blade, line = _blade_in_line(s, seat)
+    guard = _ids(s, seat)[0]
+    # a Stone of the seat next to the route, one step from its first hex (6.2)
+    bd = board()
+    start = next(bd.name(n) for n in neighbors(bd.parse(line[0]))  # type: ignore[arg-type]
+                 if bd.parse(bd.name(n)) is not None
+                 and bd.name(n) not in set(line) | set(pos.god_hex.values()) | set(pos.tower_hex.values()))
+    # and four Fogs on open flatland midway to the enemy god, each with moves three hexes nearer it
+    far = s.god_hex[other(seat)]
+    taken = set(line) | {start} | set(pos.god_hex.values()) | set(pos.tower_hex.values())
+    mid = sorted(h for h in (bd.name(x) for x in bd.hexes) if h not in taken and bd.parse(h) not in bd.pylons
+                  and 7 <= _dist(h, far) <= 9 and _dist(h, s.god_hex[seat]) >= 5)[:2]
+    fogs = _ids(s, seat)[1:5]
+    where = {guard: start, fogs[0]: mid[0], fogs[1]: mid[0], fogs[2]: mid[1], fogs[3]: mid[1]}
+    kids = [c.model_copy(update={"aspect": "Stone" if c.id == guard else "Fog", "where": "map", "hex": where[c.id]})
+            if c.id in where else c for c in pos.children]
+    pos = fork(pos, children=tuple(kids))
+    legal = t.rules.legal_actions(pos, seat)
+    into = {a.key() for a in legal if a.verb == "move" and a.args.get("to") in line[:2]}
+    assert into, f"the Stone at {start} cannot step into {line[:2]}"
+    # normal's ordering ranks the Fogs' advance first; hard's puts a move into the Blade's way among its first
+    assert not any(a.key() in into for a in GAME_AI.order(t.rules, pos, seat, legal, Rng("order"))[:4])
+    ordered = HARD_AI.order(t.rules, pos, seat, legal, Rng("order"))
+    assert any(a.key() in into for a in ordered[:4])

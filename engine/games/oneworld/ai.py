@@ -20,6 +20,8 @@
   ``resolve_round`` / accost resolution); the mixed strategy is its Nash equilibrium
   (``engine.ai.matrix``), drawn with the seeded generator. The other seat's sealed choice is
   never part of the position the matrix is built from: it is replaced by every possible value.
+- ``hard`` (``HardOneWorldAI``): the same, and the next accost (``threat``) in the evaluation,
+  the ordering and the playouts.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from engine.core.hexes import distance
 from engine.core.protocol import Action, GameRules
 from engine.games.oneworld import combat, gods
 from engine.games.oneworld.board import board
+from engine.games.oneworld.movement import blade_run, context, walk_targets
 from engine.games.oneworld.state import ASPECTS, State, fork, other
 
 
@@ -168,6 +171,54 @@ def score(s: State, seat: str) -> float:
     return dead + 60.0 * lives + 6.0 * (alive[seat] - alive[opp]) + near + accost
 
 
+def threat(s: State, god_side: str, now: bool = False) -> tuple[float, frozenset[str]]:
+    """Whether a Child of the other god can accost ``god_side``'s god in one move (10.4): the best
+    chance over those Children of arriving, a Fault crossed letting through two in three (5.4),
+    and the hexes where a Child of ``god_side`` would stop an arriving route: those it passes
+    through (the Child stops there to fight: 6.3, 8.1) and the arriving Child's own (an attack). A Child with a combat still to be fought in its hex counts at its
+    side's chance of holding the hex (``fight_table``). ``now``: in the movement under way (the Children still to move,
+    and none once a Child has accosted), else in the other god's next movement (all of them)."""
+    god = s.god_hex.get(god_side, "")
+    att = other(god_side)
+    if not god or (now and (s.accosted or s.active != att or s.step != "move")):
+        return 0.0, frozenset()
+    kids = [c for c in s.on_map(att) if _dist(c.hex, god) <= 5 and not (now and c.id in s.moved)]
+    if not kids:
+        return 0.0, frozenset()
+    if s.accosted and not now:
+        s = fork(s, accosted=False)  # the accost of this turn does not bar the next one
+    ctx = context(s, att)
+    target = ctx.enemy_god
+    bd = ctx.b
+    best = 0.0
+    through: set[str] = set()
+    for c in kids:
+        start = bd.parse(c.hex)
+        if start is None or target is None:
+            continue
+        routes = []
+        if c.aspect == "Blade":
+            for d in range(6):
+                route, _ = blade_run(ctx, c, start, d)
+                if route.path and route.path[-1] == target and not route.chaos:
+                    routes.append(route)
+        elif _dist(c.hex, god) <= (1 if c.aspect == "Stone" else 3):
+            found = walk_targets(ctx, c, start).get(target)
+            if found is not None:
+                routes.append(found)
+        if not routes:
+            continue
+        # a Child with a combat still due in its hex (8.1) is there to accost only if it holds the hex
+        there = s.in_hex(c.hex)
+        ours = sum(1 for x in there if x.side == att)
+        holds = fight_table()[(min(4, ours), min(4, len(there) - ours))][0] if len(there) > ours else 1.0
+        for r in routes:
+            best = max(best, holds * (2.0 / 3.0) ** (len(r.faults) if c.aspect != "Stone" else 0))
+            through.update(bd.name(h) for h in r.path[:-1])
+            through.add(c.hex)
+    return best, frozenset(through)
+
+
 SETUP_ASPECTS = ("Stone", "Blade", "Fog")
 """The aspects the set-up gives the Children in turn (3.3: any combination)."""
 
@@ -200,6 +251,9 @@ class OneWorldAI(GameAI):
     """Moves change the evaluation by little (a hex nearer a god), so with the default 0.7 the
     visits were spread evenly and the most visited child was the ordering's first by the tie rule;
     against greedy, seeds 0-59: 41 of 60 won with 0.7, 47 of 60 with 0.15 (docs/ai.md)."""
+
+    def at(self, level: str) -> GameAI:
+        return HARD_AI if level == "hard" else self
 
     def evaluate(self, rules: GameRules, state: BaseModel, seat: str) -> float:
         s = cast(State, state)
@@ -329,4 +383,67 @@ class OneWorldAI(GameAI):
         return legal[sample(strategy, rng)]
 
 
+class HardOneWorldAI(OneWorldAI):
+    """``hard``: the evaluation also weighs the next accost (``threat``, ``_threats``): a god that
+    a Child of the other side can reach in one move stands to lose a third of a life (10.4); the
+    ordering puts, after its first move, up to three moves into the hexes that would stop such a
+    Child (in its way, or its own hex: an attack); in playouts a Child next to its own god leaves
+    only to attack. The playout's six actions seldom reach the other side's movement, so without
+    this an open god looks as safe as a guarded one (docs/ai.md, "OneWorld `hard`: the next
+    accost")."""
+
+    def at(self, level: str) -> GameAI:
+        return self
+
+    def evaluate(self, rules: GameRules, state: BaseModel, seat: str) -> float:
+        s = cast(State, state)
+        if s.step == "over":
+            return 1.0 if s.winner == seat else 0.0 if s.winner else 0.5
+        return squash(score(s, seat) + _threats(s, seat), 25.0)
+
+    def order(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> list[Action]:
+        out = super().order(rules, state, seat, legal, rng)
+        s = cast(State, state)
+        if s.step != "move" or s.active != seat:
+            return out
+        chance, through = threat(s, seat)
+        if not chance:
+            return out
+        blocks = [a for a in out[1:] if a.verb == "move" and str(a.args.get("to", "")) in through][:3]
+        keep = {id(a) for a in blocks}
+        return out[:1] + blocks + [a for a in out[1:] if id(a) not in keep]
+
+    def playout(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action:
+        s = cast(State, state)
+        if s.step == "move":
+            home = s.god_hex.get(seat, "")
+            guards = {c.id for c in s.on_map(seat) if home and _dist(c.hex, home) == 1}
+            if guards:  # a guard leaves its place only to attack (8.1)
+                enemy = {c.hex for c in s.on_map(other(seat))}
+                legal = [a for a in legal if a.verb != "move" or str(a.args["child"]) not in guards
+                         or str(a.args.get("to", "")) in enemy] or legal
+        return super().playout(rules, state, seat, legal, rng)
+
+
+ACCOST_NOW = ACCOST * 60.0 - 6.0
+"""An accost the side moving now can still make: a third of a life (10.4), less the Child it costs
+(``score`` counts one under way the same), so that making it never looks worse than keeping it."""
+ACCOST_NEXT = ACCOST_NOW / 2
+"""One the other side could make in its next movement, if the side moving now does not stop it."""
+
+
+def _threats(s: State, seat: str) -> float:
+    """``threat`` in points for ``seat``: to each god, from the side moving now (its Children still
+    to move) or from the other side (its next movement)."""
+    out = 0.0
+    for god_side in (seat, other(seat)):
+        if s.active == other(god_side):
+            points = ACCOST_NOW * threat(s, god_side, now=True)[0]
+        else:
+            points = ACCOST_NEXT * threat(s, god_side)[0]
+        out += -points if god_side == seat else points
+    return out
+
+
+HARD_AI = HardOneWorldAI()
 GAME_AI = OneWorldAI()
