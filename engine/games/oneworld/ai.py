@@ -175,9 +175,15 @@ def threat(s: State, god_side: str, now: bool = False) -> tuple[float, frozenset
     """Whether a Child of the other god can accost ``god_side``'s god in one move (10.4): the best
     chance over those Children of arriving, a Fault crossed letting through two in three (5.4),
     and the hexes where a Child of ``god_side`` would stop an arriving route: those it passes
-    through (the Child stops there to fight: 6.3, 8.1) and the arriving Child's own (an attack). A Child with a combat still to be fought in its hex counts at its
-    side's chance of holding the hex (``fight_table``). ``now``: in the movement under way (the Children still to move,
-    and none once a Child has accosted), else in the other god's next movement (all of them)."""
+    through (the Child stops there to fight: 6.3, 8.1) and the arriving Child's own (an attack).
+    A Child with a combat still to be fought in its hex counts at its side's chance of holding
+    the hex (``fight_table``). ``now``: in the movement under way (the Children still to move,
+    and none once a Child has accosted), else in the other god's next movement (all of them).
+
+    Only the Children near the god are tried (a Blade within five hexes, a Fog within three, a
+    Stone next to it, by distance on the flat map), so with Chaos Gambit II's wrap-around map or
+    Pylon Movement some arrivals are missed; a Fog's routes other than the one crossing the
+    fewest Faults are not listed."""
     god = s.god_hex.get(god_side, "")
     att = other(god_side)
     if not god or (now and (s.accosted or s.active != att or s.step != "move")):
@@ -386,9 +392,10 @@ class OneWorldAI(GameAI):
 class HardOneWorldAI(OneWorldAI):
     """``hard``: the evaluation also weighs the next accost (``threat``, ``_threats``): a god that
     a Child of the other side can reach in one move stands to lose a third of a life (10.4); the
-    ordering puts, after its first move, up to three moves into the hexes that would stop such a
-    Child (in its way, or its own hex: an attack); in playouts a Child next to its own god leaves
-    only to attack. The playout's six actions seldom reach the other side's movement, so without
+    ordering puts, after its first move, up to three moves to the hexes that would stop such a
+    Child (in its way, or its own hex: an attack; a Blade's move names a direction and is not
+    among them); in playouts a Stone or Fog next to its own god leaves only to attack (a Blade
+    there does not move). The playout's six actions seldom reach the other side's movement, so without
     this an open god looks as safe as a guarded one (docs/ai.md, "OneWorld `hard`: the next
     accost")."""
 
@@ -427,7 +434,8 @@ class HardOneWorldAI(OneWorldAI):
 
 ACCOST_NOW = ACCOST * 60.0 - 6.0
 """An accost the side moving now can still make: a third of a life (10.4), less the Child it costs
-(``score`` counts one under way the same), so that making it never looks worse than keeping it."""
+(``score`` counts one under way the same; it also drops the Child's closeness, so an accost in
+hand looks a few points better than one made)."""
 ACCOST_NEXT = ACCOST_NOW / 2
 """One the other side could make in its next movement, if the side moving now does not stop it."""
 
