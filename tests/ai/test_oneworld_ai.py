@@ -12,17 +12,20 @@ from engine.ai.rng import Rng, RngDice
 from engine.ai.selfplay import Table
 from engine.core.hexes import neighbors
 from engine.games.oneworld.ai import (
-    ACCOST_NEXT,
+    ACCOST_NOW,
     GAME_AI,
     HARD_AI,
     _dist,
+    _landing,
     _threats,
+    accost_moves,
     fight_table,
     forward,
     score,
     threat,
 )
 from engine.games.oneworld.board import board
+from engine.games.oneworld.movement import context, walk_targets
 from engine.games.oneworld.state import Accost, Child, State, action, fork, other
 from tests.ai.helpers import drive
 
@@ -190,9 +193,99 @@ def test_10_4_hard_sees_a_god_one_move_from_an_enemy_blade_and_normal_does_not()
     assert through == set(line)
     assert 0 < chance <= 1
     assert GAME_AI.at("hard") is HARD_AI and GAME_AI.at("normal") is GAME_AI and GAME_AI.at("easy") is GAME_AI
-    # the side moving now is the seat: the other side's Blade may accost in its next movement
+    # the side moving now is the seat: the other side's Blade may accost in its next movement,
+    # counted in full (the seat stops it only by its own moves, which the search tries)
     assert HARD_AI.evaluate(None, pos, seat) < GAME_AI.evaluate(None, pos, seat)  # type: ignore[arg-type]
-    assert score(pos, seat) + _threats(pos, seat) == pytest.approx(score(pos, seat) - ACCOST_NEXT * chance)
+    assert _threats(pos, seat) == pytest.approx(-ACCOST_NOW * chance)
+
+
+def test_10_4_hard_accosts_at_once_and_counts_each_side_s_next_accost_in_full() -> None:
+    t, s, seat = _moving()
+    # a Blade of the seat three hexes from the enemy god in a straight line (6.3)
+    pos, blade, _ = _blade_in_line(s, other(seat))
+    assert pos.active == seat
+    chance, _ = threat(pos, other(seat))
+    assert chance > 0 and threat(pos, seat) == (0.0, frozenset())
+    assert _threats(pos, seat) == pytest.approx(ACCOST_NOW * chance)
+    assert ACCOST_NOW == pytest.approx(60.0 / 3 - 6.0)  # a third of a life less the Child (10.4)
+    # the Blade's run into the god's hex is the one accost; hard makes it without searching
+    legal = t.rules.legal_actions(pos, seat)
+    found = accost_moves(pos, seat, legal)
+    assert [(round(c, 6), a.args["child"]) for c, a in found] == [(round(chance, 6), blade)]
+    assert _landing(t.rules, pos, seat, found[0][1], blade, Rng("land")) == pos.god_hex[other(seat)]
+    rng = Rng("direct")
+    assert HARD_AI.direct(t.rules, pos, seat, legal, rng) is found[0][1]
+    assert GAME_AI.direct(t.rules, pos, seat, legal, rng) is None  # normal searches it
+    # one accost a turn (10.4): once a Child of the seat has accosted there is none to make
+    accosted = fork(pos, accosted=True)
+    assert accost_moves(accosted, seat, t.rules.legal_actions(accosted, seat)) == []
+
+
+def test_12_0_10_4_hard_sees_a_fog_across_the_seam_of_the_wrap_around_map() -> None:
+    _, s, seat = _moving()
+    opp = other(seat)
+    bd = board()
+    wrapped = fork(s, options=s.options.model_copy(update={"chaos_gambit_2": True}))
+    fog = _ids(s, opp)[0]
+    # a god on the map's edge, and a hex far from it on the flat map (more than five hexes) from
+    # which a Fog walks into the god's hex across the seam (Chaos Gambit II, 12.0; 6.4)
+    towers = set(s.tower_hex.values())
+    edge = sorted(bd.name(h) for h in bd.hexes if None in bd.nexts(h, False) and bd.name(h) not in towers)
+    for god in edge:
+        pos = fork(wrapped, god_hex={**s.god_hex, seat: god})
+        for h in sorted(bd.name(x) for x in bd.hexes):
+            if _dist(h, god) <= 5 or h in towers or h in pos.god_hex.values() or bd.parse(h) in bd.pylons:
+                continue
+            there = fork(_with(pos, {fog: ("map", h)}, aspect="Fog"))
+            ctx = context(there, opp)
+            start = bd.parse(h)
+            assert start is not None
+            if ctx.enemy_god in walk_targets(ctx, there.child(fog), start):  # type: ignore[arg-type]
+                chance, through = threat(there, seat)
+                assert chance > 0 and h in through
+                flat = fork(there, options=s.options)
+                assert threat(flat, seat) == (0.0, frozenset())  # on the flat map it is far away
+                return
+    raise AssertionError("no hex across the seam from which a Fog reaches a god on the edge")
+
+
+def test_12_0_10_4_hard_sees_a_stone_three_pylons_away_with_pylon_movement() -> None:
+    _, s, seat = _moving()
+    opp = other(seat)
+    bd = board()
+    pylons = fork(s, options=s.options.model_copy(update={"pylon_movement": True}))
+    stone = _ids(s, opp)[0]
+    towers = set(s.tower_hex.values())
+    # a god on a Pylon and an enemy Stone on another two or three hexes away: with Pylon Movement
+    # the Stone moves three hexes Pylon to Pylon (12.0), not one (6.2)
+    for god in sorted(bd.name(h) for h in bd.pylons if bd.name(h) not in towers):
+        pos = fork(pylons, god_hex={**s.god_hex, seat: god})
+        for h in sorted(bd.name(x) for x in bd.pylons):
+            if not 2 <= _dist(h, god) <= 3 or h in towers or h in pos.god_hex.values():
+                continue
+            there = fork(_with(pos, {stone: ("map", h)}))
+            ctx = context(there, opp)
+            start = bd.parse(h)
+            assert start is not None
+            if ctx.enemy_god in walk_targets(ctx, there.child(stone), start):  # type: ignore[arg-type]
+                chance, through = threat(there, seat)
+                assert chance == 1.0 and h in through  # a Stone does not roll for Faults (6.2)
+                assert threat(fork(there, options=s.options), seat) == (0.0, frozenset())
+                return
+    raise AssertionError("no Pylon from which a Stone reaches a god on another Pylon")
+
+
+def test_8_1_10_4_a_blade_with_a_combat_still_due_in_its_hex_threatens_at_its_chance_of_holding_it() -> None:
+    _, s, seat = _moving()
+    pos, blade, line = _blade_in_line(s, seat)
+    alone, _ = threat(pos, seat)
+    # a Child of the seat in the Blade's hex: they fight first (8.1), and the Blade accosts only
+    # if it holds the hex, one time in two between two lone Children (8.2)
+    fighter = _ids(s, seat)[0]
+    fought = fork(_with(pos, {blade: ("map", line[2]), fighter: ("map", line[2])}, aspect="Blade"))
+    chance, _ = threat(fought, seat)
+    assert chance == pytest.approx(alone * fight_table()[(1, 1)][0])
+    assert 0 < chance < alone
 
 
 def test_6_3_10_4_a_child_standing_in_the_blade_s_way_stops_the_accost() -> None:
@@ -231,3 +324,45 @@ def test_10_4_hard_orders_a_move_into_the_blade_s_way_among_the_first() -> None:
     assert not any(a.key() in into for a in GAME_AI.order(t.rules, pos, seat, legal, Rng("order"))[:4])
     ordered = HARD_AI.order(t.rules, pos, seat, legal, Rng("order"))
     assert any(a.key() in into for a in ordered[:4])
+
+
+def test_6_3_8_1_a_blade_guarding_its_god_leaves_its_place_in_hard_s_playouts_only_to_attack() -> None:
+    t, s, seat = _moving()
+    pos, blade, line = _blade_in_line(s, seat)
+    guard = _ids(s, seat)[0]
+    # a Blade of the seat next to its god, the enemy Blade two hexes on in the same line: running
+    # away from the god it halts on entering the enemy's hex (6.3), an attack (8.1)
+    pos = fork(_with(pos, {blade: ("map", line[2]), guard: ("map", line[0])}, aspect="Blade"))
+    legal = t.rules.legal_actions(pos, seat)
+    picked = [HARD_AI.playout(t.rules, pos, seat, legal, Rng(f"playout-{i}")) for i in range(24)]
+    landings = {_landing(t.rules, pos, seat, a, guard, Rng("land")) for a in picked if a.verb == "move"}
+    assert landings == {line[2]}, landings
+
+
+def test_6_3_10_4_hard_orders_a_blade_s_run_onto_the_arriving_blade_among_the_first() -> None:
+    t, s, seat = _moving()
+    pos, blade, line = _blade_in_line(s, seat)
+    bd = board()
+    # the line from the god on past the enemy Blade: a Blade of the seat two hexes beyond it runs
+    # back toward the god and halts on entering the enemy Blade's hex, an attack (6.3, 8.1)
+    d = next(d for d in range(6) if bd.step(bd.parse(line[1]), d, False) == bd.parse(line[2]))  # type: ignore[arg-type]
+    beyond = [bd.step(bd.parse(line[2]), d, False)]  # type: ignore[arg-type]
+    beyond.append(bd.step(beyond[0], d, False) if beyond[0] is not None else None)  # type: ignore[arg-type]
+    assert None not in beyond, "the line ends in Chaos two hexes beyond the Blade"
+    start = bd.name(beyond[1])  # type: ignore[arg-type]
+    far = s.god_hex[other(seat)]
+    taken = set(line) | {start, bd.name(beyond[0])} | set(pos.god_hex.values()) | set(pos.tower_hex.values())  # type: ignore[arg-type]
+    mid = sorted(h for h in (bd.name(x) for x in bd.hexes) if h not in taken and bd.parse(h) not in bd.pylons
+                  and 7 <= _dist(h, far) <= 9 and _dist(h, s.god_hex[seat]) >= 5)[:2]
+    mine = _ids(s, seat)
+    where = {mine[0]: start, mine[1]: mid[0], mine[2]: mid[0], mine[3]: mid[1], mine[4]: mid[1]}
+    kids = [c.model_copy(update={"aspect": "Blade" if c.id == mine[0] else "Fog", "where": "map", "hex": where[c.id]})
+            if c.id in where else c for c in pos.children]
+    pos = fork(pos, children=tuple(kids))
+    legal = t.rules.legal_actions(pos, seat)
+    runs = [a for a in legal if a.verb == "move" and a.args["child"] == mine[0]]
+    attack = {a.key() for a in runs if _landing(t.rules, pos, seat, a, mine[0], Rng("land")) == line[2]}
+    assert attack, f"the Blade at {start} cannot run into {line[2]}"
+    # a Blade's move names a direction, not a hex (6.3): hard tries where it lands
+    assert not any(a.key() in attack for a in GAME_AI.order(t.rules, pos, seat, legal, Rng("order"))[:4])
+    assert any(a.key() in attack for a in HARD_AI.order(t.rules, pos, seat, legal, Rng("order"))[:4])

@@ -20,8 +20,9 @@
   ``resolve_round`` / accost resolution); the mixed strategy is its Nash equilibrium
   (``engine.ai.matrix``), drawn with the seeded generator. The other seat's sealed choice is
   never part of the position the matrix is built from: it is replaced by every possible value.
-- ``hard`` (``HardOneWorldAI``): the same, and the next accost (``threat``) in the evaluation,
-  the ordering and the playouts.
+- ``hard`` (``HardOneWorldAI``): the same, and each side's next accost (``threat``) in the
+  evaluation, the ordering and the playouts; an accost it can make now is made at once
+  (``accost_moves``), not searched.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from pydantic import BaseModel
 from engine.ai.base import GameAI, first_of, squash
 from engine.ai.matrix import sample, solve
 from engine.ai.rng import Rng, RngDice
-from engine.core.hexes import distance
+from engine.core.hexes import DIRECTION_NAMES, distance
 from engine.core.protocol import Action, GameRules
 from engine.games.oneworld import combat, gods
 from engine.games.oneworld.board import board
@@ -56,6 +57,12 @@ def _landing(rules: GameRules, s: State, seat: str, a: Action, kid: str, rng: Rn
     new, _ = rules.replay_step(s, seat, a, RngDice(rng))
     moved = cast(State, new).child(kid)
     return moved.hex if moved is not None and moved.where == "map" else ""
+
+
+def _to(rules: GameRules, s: State, seat: str, a: Action, rng: Rng) -> str:
+    """The hex a move ends in: its ``to``, or for a Blade's move by direction its landing (6.3)."""
+    to = str(a.args.get("to", ""))
+    return to or _landing(rules, s, seat, a, str(a.args["child"]), rng)
 
 
 @lru_cache(maxsize=1)
@@ -181,14 +188,16 @@ def threat(s: State, god_side: str, now: bool = False) -> tuple[float, frozenset
     and none once a Child has accosted), else in the other god's next movement (all of them).
 
     Only the Children near the god are tried (a Blade within five hexes, a Fog within three, a
-    Stone next to it, by distance on the flat map), so with Chaos Gambit II's wrap-around map or
-    Pylon Movement some arrivals are missed; a Fog's routes other than the one crossing the
-    fewest Faults are not listed."""
+    Stone next to it or, with Pylon Movement, within three: 12.0), every one where the map wraps
+    around (Chaos Gambit II). A Fog's routes other than the one crossing the fewest Faults are
+    not listed, and an aspect a god power changes before moving is not foreseen."""
     god = s.god_hex.get(god_side, "")
     att = other(god_side)
     if not god or (now and (s.accosted or s.active != att or s.step != "move")):
         return 0.0, frozenset()
-    kids = [c for c in s.on_map(att) if _dist(c.hex, god) <= 5 and not (now and c.id in s.moved)]
+    # the flat map's distance is no bound where it wraps around (Chaos Gambit II)
+    wrap, pylons = s.options.chaos_gambit_2, s.options.pylon_movement
+    kids = [c for c in s.on_map(att) if (wrap or _dist(c.hex, god) <= 5) and not (now and c.id in s.moved)]
     if not kids:
         return 0.0, frozenset()
     if s.accosted and not now:
@@ -208,7 +217,7 @@ def threat(s: State, god_side: str, now: bool = False) -> tuple[float, frozenset
                 route, _ = blade_run(ctx, c, start, d)
                 if route.path and route.path[-1] == target and not route.chaos:
                     routes.append(route)
-        elif _dist(c.hex, god) <= (1 if c.aspect == "Stone" else 3):
+        elif wrap or _dist(c.hex, god) <= (1 if c.aspect == "Stone" and not pylons else 3):  # 6.2, 6.4, 12.0
             found = walk_targets(ctx, c, start).get(target)
             if found is not None:
                 routes.append(found)
@@ -223,6 +232,45 @@ def threat(s: State, god_side: str, now: bool = False) -> tuple[float, frozenset
             through.update(bd.name(h) for h in r.path[:-1])
             through.add(c.hex)
     return best, frozenset(through)
+
+
+def accost_moves(s: State, seat: str, legal: list[Action]) -> list[tuple[float, Action]]:
+    """10.4: the seat's legal moves now that take a Child into the enemy god's hex (an accost),
+    each with its chance of arriving: two in three for each Fault crossed (5.4; a Stone does not
+    roll, 6.2). None once a Child of the seat has accosted this turn (one a turn, 10.4)."""
+    if s.step != "move" or s.active != seat or s.accosted or not s.god_hex.get(other(seat)):
+        return []
+    ctx = context(s, seat)
+    target, bd = ctx.enemy_god, ctx.b
+    if target is None:
+        return []
+    moves: dict[tuple[str, str, str], Action] = {}
+    for a in legal:
+        if a.verb == "move" and not {"steps", "confirm"} & a.args.keys():
+            moves[(str(a.args["child"]), str(a.args.get("to", "")), str(a.args.get("dir", "")))] = a
+    out: list[tuple[float, Action]] = []
+    for c in s.on_map(seat):
+        start = bd.parse(c.hex)
+        if c.id in s.moved or start is None:
+            continue
+        if c.aspect == "Blade":
+            for d, name in enumerate(DIRECTION_NAMES):
+                route, _ = blade_run(ctx, c, start, d)
+                run = moves.get((c.id, "", name))
+                if run is not None and route.path and route.path[-1] == target and not route.chaos:
+                    out.append(((2.0 / 3.0) ** len(route.faults), run))
+        else:
+            found = walk_targets(ctx, c, start).get(target)
+            walk = moves.get((c.id, bd.name(target), ""))
+            if found is not None and walk is not None:
+                out.append(((2.0 / 3.0) ** len(found.faults) if c.aspect != "Stone" else 1.0, walk))
+    return out
+
+
+ACCOST_LEAST = 0.4
+"""The least chance of arriving (``accost_moves``) for which ``hard`` accosts at once: a third of
+a life (20 points) times the chance, against the Child it costs (6; it comes back from the Tower,
+9.2): two Faults (4 in 9) still pay, three (8 in 27) do not."""
 
 
 SETUP_ASPECTS = ("Stone", "Blade", "Fog")
@@ -393,11 +441,10 @@ class HardOneWorldAI(OneWorldAI):
     """``hard``: the evaluation also weighs the next accost (``threat``, ``_threats``): a god that
     a Child of the other side can reach in one move stands to lose a third of a life (10.4); the
     ordering puts, after its first move, up to three moves to the hexes that would stop such a
-    Child (in its way, or its own hex: an attack; a Blade's move names a direction and is not
-    among them); in playouts a Stone or Fog next to its own god leaves only to attack (a Blade
-    there does not move). The playout's six actions seldom reach the other side's movement, so without
-    this an open god looks as safe as a guarded one (docs/ai.md, "OneWorld `hard`: the next
-    accost")."""
+    Child (in its way, or its own hex: an attack; a Blade's move by where it lands); in playouts
+    a Child next to its own god leaves only to attack. The playout's six actions seldom reach
+    the other side's movement, so without this an open god looks as safe as a guarded one
+    (docs/ai.md, "OneWorld `hard`: the next accost")."""
 
     def at(self, level: str) -> GameAI:
         return self
@@ -408,6 +455,25 @@ class HardOneWorldAI(OneWorldAI):
             return 1.0 if s.winner == seat else 0.0 if s.winner else 0.5
         return squash(score(s, seat) + _threats(s, seat), 25.0)
 
+    def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
+        """The set-up as ``normal``'s; and an accost the seat can make this movement is made at once
+        (10.4: one a turn, so one not made is lost), by the Child likeliest to arrive, one not
+        guarding the seat's own god first. The search weighed it against the Child's closeness
+        and, often, moved other Children first and ended the movement without it (docs/ai.md)."""
+        known = super().direct(rules, state, seat, legal, rng)
+        if known is not None:
+            return known
+        s = cast(State, state)
+        home = s.god_hex.get(seat, "")
+        best: tuple[float, bool] | None = None
+        pick: Action | None = None
+        for chance, a in accost_moves(s, seat, legal):  # ties: the first in the legal order
+            kid = s.child(str(a.args["child"]))
+            rank = (chance, kid is None or not home or _dist(kid.hex, home) > 1)
+            if chance >= ACCOST_LEAST and (best is None or rank > best):
+                best, pick = rank, a
+        return pick
+
     def order(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> list[Action]:
         out = super().order(rules, state, seat, legal, rng)
         s = cast(State, state)
@@ -416,7 +482,7 @@ class HardOneWorldAI(OneWorldAI):
         chance, through = threat(s, seat)
         if not chance:
             return out
-        blocks = [a for a in out[1:] if a.verb == "move" and str(a.args.get("to", "")) in through][:3]
+        blocks = [a for a in out[1:] if a.verb == "move" and _to(rules, s, seat, a, rng) in through][:3]
         keep = {id(a) for a in blocks}
         return out[:1] + blocks + [a for a in out[1:] if id(a) not in keep]
 
@@ -428,27 +494,26 @@ class HardOneWorldAI(OneWorldAI):
             if guards:  # a guard leaves its place only to attack (8.1)
                 enemy = {c.hex for c in s.on_map(other(seat))}
                 legal = [a for a in legal if a.verb != "move" or str(a.args["child"]) not in guards
-                         or str(a.args.get("to", "")) in enemy] or legal
+                         or _to(rules, s, seat, a, rng) in enemy] or legal
         return super().playout(rules, state, seat, legal, rng)
 
 
 ACCOST_NOW = ACCOST * 60.0 - 6.0
-"""An accost the side moving now can still make: a third of a life (10.4), less the Child it costs
-(``score`` counts one under way the same; it also drops the Child's closeness, so an accost in
-hand looks a few points better than one made)."""
-ACCOST_NEXT = ACCOST_NOW / 2
-"""One the other side could make in its next movement, if the side moving now does not stop it."""
+"""An accost: a third of a life (10.4), less the Child it costs (``score`` counts one under way the
+same; it also drops the Child's closeness, so one in hand looks a few points better than one made,
+and ``HardOneWorldAI.direct`` makes it at once)."""
 
 
 def _threats(s: State, seat: str) -> float:
-    """``threat`` in points for ``seat``: to each god, from the side moving now (its Children still
-    to move) or from the other side (its next movement)."""
+    """``threat`` in points for ``seat``: each side's next accost (all its Children, as if it had
+    not accosted this turn) at ``ACCOST_NOW`` times its chance, in full for both sides. Counted in
+    OneWorld games of ``hard`` against ``normal``, a god open at the end of the other side's
+    movement was still open at the start of that side's next one 174 times in 182: the side
+    moving in between seldom stops it (docs/ai.md, "OneWorld `hard`: accosts made, and counted in
+    full")."""
     out = 0.0
     for god_side in (seat, other(seat)):
-        if s.active == other(god_side):
-            points = ACCOST_NOW * threat(s, god_side, now=True)[0]
-        else:
-            points = ACCOST_NEXT * threat(s, god_side)[0]
+        points = ACCOST_NOW * threat(s, god_side)[0]
         out += -points if god_side == seat else points
     return out
 
