@@ -12,6 +12,7 @@ from engine.ai.rng import Rng, RngDice
 from engine.ai.selfplay import Table
 from engine.core.hexes import neighbors
 from engine.games.oneworld.ai import (
+    ACCOST_NEXT,
     ACCOST_NOW,
     GAME_AI,
     HARD_AI,
@@ -199,7 +200,7 @@ def test_10_4_hard_sees_a_god_one_move_from_an_enemy_blade_and_normal_does_not()
     assert _threats(pos, seat) == pytest.approx(-ACCOST_NOW * chance)
 
 
-def test_10_4_hard_accosts_at_once_and_counts_each_side_s_next_accost_in_full() -> None:
+def test_10_4_hard_accosts_at_once_and_counts_its_next_accost_at_half() -> None:
     t, s, seat = _moving()
     # a Blade of the seat three hexes from the enemy god in a straight line (6.3)
     pos, blade, _ = _blade_in_line(s, other(seat))
@@ -216,9 +217,12 @@ def test_10_4_hard_accosts_at_once_and_counts_each_side_s_next_accost_in_full() 
     rng = Rng("direct")
     assert HARD_AI.direct(t.rules, pos, seat, legal, rng) is found[0][1]
     assert GAME_AI.direct(t.rules, pos, seat, legal, rng) is None  # normal searches it
-    # one accost a turn (10.4): once a Child of the seat has accosted there is none to make
+    # one accost a turn (10.4): once a Child of the seat has accosted there is none to make, and
+    # the Blade counts for the seat's next movement, at half (the other side moves first)
     accosted = fork(pos, accosted=True)
     assert accost_moves(accosted, seat, t.rules.legal_actions(accosted, seat)) == []
+    assert _threats(accosted, seat) == pytest.approx(ACCOST_NEXT * chance)
+    assert ACCOST_NEXT == pytest.approx(ACCOST_NOW / 2)
 
 
 def test_12_0_10_4_hard_sees_a_fog_across_the_seam_of_the_wrap_around_map() -> None:

@@ -20,7 +20,7 @@
   ``resolve_round`` / accost resolution); the mixed strategy is its Nash equilibrium
   (``engine.ai.matrix``), drawn with the seeded generator. The other seat's sealed choice is
   never part of the position the matrix is built from: it is replaced by every possible value.
-- ``hard`` (``HardOneWorldAI``): the same, and each side's next accost (``threat``) in the
+- ``hard`` (``HardOneWorldAI``): the same, and the next accost of each side (``threat``) in the
   evaluation, the ordering and the playouts; an accost it can make now is made at once
   (``accost_moves``), not searched.
 """
@@ -504,16 +504,25 @@ same; it also drops the Child's closeness, so one in hand looks a few points bet
 and ``HardOneWorldAI.direct`` makes it at once)."""
 
 
+ACCOST_NEXT = ACCOST_NOW / 2
+"""The side moving now's own next accost (from where all its Children stand), when it has none in
+hand: half. Counted in full, ``hard`` left its own god open at the end of its movement 50 times
+in 101 (``normal`` 31 in 104) and lost six games of six (docs/ai.md)."""
+
+
 def _threats(s: State, seat: str) -> float:
-    """``threat`` in points for ``seat``: each side's next accost (all its Children, as if it had
-    not accosted this turn) at ``ACCOST_NOW`` times its chance, in full for both sides. Counted in
-    OneWorld games of ``hard`` against ``normal``, a god open at the end of the other side's
-    movement was still open at the start of that side's next one 174 times in 182: the side
-    moving in between seldom stops it (docs/ai.md, "OneWorld `hard`: accosts made, and counted in
-    full")."""
+    """``threat`` in points for ``seat``, to each god: from the side moving now, the larger of its
+    accost in hand (``ACCOST_NOW``) and half its next one (``ACCOST_NEXT``); from the other side,
+    its next accost in full. Counted in OneWorld games of ``hard`` against ``normal``, a god open
+    at the end of the other side's movement was still open at the start of that side's next one
+    174 times in 182: the side moving in between seldom stops it (docs/ai.md, "OneWorld `hard`:
+    accosts made, and counted in full")."""
     out = 0.0
     for god_side in (seat, other(seat)):
-        points = ACCOST_NOW * threat(s, god_side)[0]
+        if s.active == other(god_side):
+            points = max(ACCOST_NOW * threat(s, god_side, now=True)[0], ACCOST_NEXT * threat(s, god_side)[0])
+        else:
+            points = ACCOST_NOW * threat(s, god_side)[0]
         out += -points if god_side == seat else points
     return out
 
