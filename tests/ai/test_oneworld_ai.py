@@ -19,7 +19,6 @@ from engine.games.oneworld.ai import (
     _dist,
     _landing,
     _threats,
-    accost_moves,
     fight_table,
     forward,
     score,
@@ -200,28 +199,22 @@ def test_10_4_hard_sees_a_god_one_move_from_an_enemy_blade_and_normal_does_not()
     assert _threats(pos, seat) == pytest.approx(-ACCOST_NOW * chance)
 
 
-def test_10_4_hard_accosts_at_once_and_counts_its_next_accost_at_half() -> None:
-    t, s, seat = _moving()
+def test_10_4_the_side_moving_now_counts_its_accost_in_hand_in_full_and_its_next_one_at_half() -> None:
+    _, s, seat = _moving()
     # a Blade of the seat three hexes from the enemy god in a straight line (6.3)
     pos, blade, _ = _blade_in_line(s, other(seat))
     assert pos.active == seat
-    chance, _ = threat(pos, other(seat))
+    chance, _ = threat(pos, other(seat), now=True)
     assert chance > 0 and threat(pos, seat) == (0.0, frozenset())
+    # still to move: an accost this movement (10.4), a third of a life less the Child it costs
     assert _threats(pos, seat) == pytest.approx(ACCOST_NOW * chance)
-    assert ACCOST_NOW == pytest.approx(60.0 / 3 - 6.0)  # a third of a life less the Child (10.4)
-    # the Blade's run into the god's hex is the one accost; hard makes it without searching
-    legal = t.rules.legal_actions(pos, seat)
-    found = accost_moves(pos, seat, legal)
-    assert [(round(c, 6), a.args["child"]) for c, a in found] == [(round(chance, 6), blade)]
-    assert _landing(t.rules, pos, seat, found[0][1], blade, Rng("land")) == pos.god_hex[other(seat)]
-    rng = Rng("direct")
-    assert HARD_AI.direct(t.rules, pos, seat, legal, rng) is found[0][1]
-    assert GAME_AI.direct(t.rules, pos, seat, legal, rng) is None  # normal searches it
-    # one accost a turn (10.4): once a Child of the seat has accosted there is none to make, and
-    # the Blade counts for the seat's next movement, at half (the other side moves first)
-    accosted = fork(pos, accosted=True)
-    assert accost_moves(accosted, seat, t.rules.legal_actions(accosted, seat)) == []
-    assert _threats(accosted, seat) == pytest.approx(ACCOST_NEXT * chance)
+    assert ACCOST_NOW == pytest.approx(60.0 / 3 - 6.0)
+    # once it has moved (here: without going anywhere), or once a Child of the seat has accosted
+    # this turn (one a turn, 10.4), it counts for the seat's next movement: half, since the
+    # other side moves first
+    assert threat(fork(pos, moved=(blade,)), other(seat), now=True)[0] == 0.0
+    assert _threats(fork(pos, moved=(blade,)), seat) == pytest.approx(ACCOST_NEXT * chance)
+    assert _threats(fork(pos, accosted=True), seat) == pytest.approx(ACCOST_NEXT * chance)
     assert ACCOST_NEXT == pytest.approx(ACCOST_NOW / 2)
 
 

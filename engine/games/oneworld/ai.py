@@ -21,8 +21,7 @@
   (``engine.ai.matrix``), drawn with the seeded generator. The other seat's sealed choice is
   never part of the position the matrix is built from: it is replaced by every possible value.
 - ``hard`` (``HardOneWorldAI``): the same, and the next accost of each side (``threat``) in the
-  evaluation, the ordering and the playouts; an accost it can make now is made at once
-  (``accost_moves``), not searched.
+  evaluation, the ordering and the playouts.
 """
 
 from __future__ import annotations
@@ -35,7 +34,7 @@ from pydantic import BaseModel
 from engine.ai.base import GameAI, first_of, squash
 from engine.ai.matrix import sample, solve
 from engine.ai.rng import Rng, RngDice
-from engine.core.hexes import DIRECTION_NAMES, distance
+from engine.core.hexes import distance
 from engine.core.protocol import Action, GameRules
 from engine.games.oneworld import combat, gods
 from engine.games.oneworld.board import board
@@ -234,45 +233,6 @@ def threat(s: State, god_side: str, now: bool = False) -> tuple[float, frozenset
     return best, frozenset(through)
 
 
-def accost_moves(s: State, seat: str, legal: list[Action]) -> list[tuple[float, Action]]:
-    """10.4: the seat's legal moves now that take a Child into the enemy god's hex (an accost),
-    each with its chance of arriving: two in three for each Fault crossed (5.4; a Stone does not
-    roll, 6.2). None once a Child of the seat has accosted this turn (one a turn, 10.4)."""
-    if s.step != "move" or s.active != seat or s.accosted or not s.god_hex.get(other(seat)):
-        return []
-    ctx = context(s, seat)
-    target, bd = ctx.enemy_god, ctx.b
-    if target is None:
-        return []
-    moves: dict[tuple[str, str, str], Action] = {}
-    for a in legal:
-        if a.verb == "move" and not {"steps", "confirm"} & a.args.keys():
-            moves[(str(a.args["child"]), str(a.args.get("to", "")), str(a.args.get("dir", "")))] = a
-    out: list[tuple[float, Action]] = []
-    for c in s.on_map(seat):
-        start = bd.parse(c.hex)
-        if c.id in s.moved or start is None:
-            continue
-        if c.aspect == "Blade":
-            for d, name in enumerate(DIRECTION_NAMES):
-                route, _ = blade_run(ctx, c, start, d)
-                run = moves.get((c.id, "", name))
-                if run is not None and route.path and route.path[-1] == target and not route.chaos:
-                    out.append(((2.0 / 3.0) ** len(route.faults), run))
-        else:
-            found = walk_targets(ctx, c, start).get(target)
-            walk = moves.get((c.id, bd.name(target), ""))
-            if found is not None and walk is not None:
-                out.append(((2.0 / 3.0) ** len(found.faults) if c.aspect != "Stone" else 1.0, walk))
-    return out
-
-
-ACCOST_LEAST = 0.4
-"""The least chance of arriving (``accost_moves``) for which ``hard`` accosts at once: a third of
-a life (20 points) times the chance, against the Child it costs (6; it comes back from the Tower,
-9.2): two Faults (4 in 9) still pay, three (8 in 27) do not."""
-
-
 SETUP_ASPECTS = ("Stone", "Blade", "Fog")
 """The aspects the set-up gives the Children in turn (3.3: any combination)."""
 
@@ -455,25 +415,6 @@ class HardOneWorldAI(OneWorldAI):
             return 1.0 if s.winner == seat else 0.0 if s.winner else 0.5
         return squash(score(s, seat) + _threats(s, seat), 25.0)
 
-    def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
-        """The set-up as ``normal``'s; and an accost the seat can make this movement is made at once
-        (10.4: one a turn, so one not made is lost), by the Child likeliest to arrive, one not
-        guarding the seat's own god first. The search weighed it against the Child's closeness
-        and, often, moved other Children first and ended the movement without it (docs/ai.md)."""
-        known = super().direct(rules, state, seat, legal, rng)
-        if known is not None:
-            return known
-        s = cast(State, state)
-        home = s.god_hex.get(seat, "")
-        best: tuple[float, bool] | None = None
-        pick: Action | None = None
-        for chance, a in accost_moves(s, seat, legal):  # ties: the first in the legal order
-            kid = s.child(str(a.args["child"]))
-            rank = (chance, kid is None or not home or _dist(kid.hex, home) > 1)
-            if chance >= ACCOST_LEAST and (best is None or rank > best):
-                best, pick = rank, a
-        return pick
-
     def order(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> list[Action]:
         out = super().order(rules, state, seat, legal, rng)
         s = cast(State, state)
@@ -500,8 +441,8 @@ class HardOneWorldAI(OneWorldAI):
 
 ACCOST_NOW = ACCOST * 60.0 - 6.0
 """An accost: a third of a life (10.4), less the Child it costs (``score`` counts one under way the
-same; it also drops the Child's closeness, so one in hand looks a few points better than one made,
-and ``HardOneWorldAI.direct`` makes it at once)."""
+same; it also drops the Child's closeness, so one in hand looks a few points better than one
+made). Made at once instead of searched, ``hard`` lost the first games of its lines (docs/ai.md)."""
 
 
 ACCOST_NEXT = ACCOST_NOW / 2
