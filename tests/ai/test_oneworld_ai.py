@@ -5,6 +5,8 @@ the moves the search looks at, and the Children are set up as far forward as 3.3
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from engine.ai import choose
@@ -218,58 +220,52 @@ def test_10_4_the_side_moving_now_counts_its_accost_in_hand_in_full_and_its_next
     assert ACCOST_NEXT == pytest.approx(ACCOST_NOW / 2)
 
 
-def test_12_0_10_4_hard_sees_a_fog_across_the_seam_of_the_wrap_around_map() -> None:
-    _, s, seat = _moving()
+def _arrival(s: State, seat: str, option: str, aspect: str, gods: list[str],
+             starts: Callable[[str], list[str]]) -> tuple[State, str]:
+    """With the optional rule ``option`` on, the first of ``gods`` for the seat's god and of
+    ``starts(god)`` for an enemy Child of ``aspect`` from which the game's own movement takes it
+    into the god's hex in one move: the position and the Child's hex."""
     opp = other(seat)
     bd = board()
-    wrapped = fork(s, options=s.options.model_copy(update={"chaos_gambit_2": True}))
-    fog = _ids(s, opp)[0]
+    kid = _ids(s, opp)[0]
+    on = fork(s, options=s.options.model_copy(update={option: True}))
+    towers = set(s.tower_hex.values())
+    for god in (g for g in gods if g not in towers):
+        pos = fork(on, god_hex={**s.god_hex, seat: god})
+        for h in starts(god):
+            there = fork(_with(pos, {kid: ("map", h)}, aspect=aspect))
+            start, child = bd.parse(h), there.child(kid)
+            if h in towers or h in pos.god_hex.values() or start is None or child is None:
+                continue
+            ctx = context(there, opp)
+            if ctx.enemy_god in walk_targets(ctx, child, start):
+                return there, h
+    raise AssertionError(f"no {aspect} reaches the god in one move with {option}")
+
+
+def test_12_0_10_4_hard_sees_a_fog_across_the_seam_of_the_wrap_around_map() -> None:
+    _, s, seat = _moving()
+    bd = board()
     # a god on the map's edge, and a hex far from it on the flat map (more than five hexes) from
     # which a Fog walks into the god's hex across the seam (Chaos Gambit II, 12.0; 6.4)
-    towers = set(s.tower_hex.values())
-    edge = sorted(bd.name(h) for h in bd.hexes if None in bd.nexts(h, False) and bd.name(h) not in towers)
-    for god in edge:
-        pos = fork(wrapped, god_hex={**s.god_hex, seat: god})
-        for h in sorted(bd.name(x) for x in bd.hexes):
-            if _dist(h, god) <= 5 or h in towers or h in pos.god_hex.values() or bd.parse(h) in bd.pylons:
-                continue
-            there = fork(_with(pos, {fog: ("map", h)}, aspect="Fog"))
-            ctx = context(there, opp)
-            start = bd.parse(h)
-            assert start is not None
-            if ctx.enemy_god in walk_targets(ctx, there.child(fog), start):  # type: ignore[arg-type]
-                chance, through = threat(there, seat)
-                assert chance > 0 and h in through
-                flat = fork(there, options=s.options)
-                assert threat(flat, seat) == (0.0, frozenset())  # on the flat map it is far away
-                return
-    raise AssertionError("no hex across the seam from which a Fog reaches a god on the edge")
+    edge = sorted(bd.name(h) for h in bd.hexes if None in bd.nexts(h, False))
+    there, h = _arrival(s, seat, "chaos_gambit_2", "Fog", edge, lambda god: sorted(
+        bd.name(x) for x in bd.hexes if x not in bd.pylons and _dist(bd.name(x), god) > 5))
+    chance, through = threat(there, seat)
+    assert chance > 0 and h in through
+    assert threat(fork(there, options=s.options), seat) == (0.0, frozenset())  # on the flat map it is far away
 
 
 def test_12_0_10_4_hard_sees_a_stone_three_pylons_away_with_pylon_movement() -> None:
     _, s, seat = _moving()
-    opp = other(seat)
     bd = board()
-    pylons = fork(s, options=s.options.model_copy(update={"pylon_movement": True}))
-    stone = _ids(s, opp)[0]
-    towers = set(s.tower_hex.values())
     # a god on a Pylon and an enemy Stone on another two or three hexes away: with Pylon Movement
     # the Stone moves three hexes Pylon to Pylon (12.0), not one (6.2)
-    for god in sorted(bd.name(h) for h in bd.pylons if bd.name(h) not in towers):
-        pos = fork(pylons, god_hex={**s.god_hex, seat: god})
-        for h in sorted(bd.name(x) for x in bd.pylons):
-            if not 2 <= _dist(h, god) <= 3 or h in towers or h in pos.god_hex.values():
-                continue
-            there = fork(_with(pos, {stone: ("map", h)}))
-            ctx = context(there, opp)
-            start = bd.parse(h)
-            assert start is not None
-            if ctx.enemy_god in walk_targets(ctx, there.child(stone), start):  # type: ignore[arg-type]
-                chance, through = threat(there, seat)
-                assert chance == 1.0 and h in through  # a Stone does not roll for Faults (6.2)
-                assert threat(fork(there, options=s.options), seat) == (0.0, frozenset())
-                return
-    raise AssertionError("no Pylon from which a Stone reaches a god on another Pylon")
+    there, h = _arrival(s, seat, "pylon_movement", "Stone", sorted(bd.name(x) for x in bd.pylons),
+                        lambda god: sorted(bd.name(x) for x in bd.pylons if 2 <= _dist(bd.name(x), god) <= 3))
+    chance, through = threat(there, seat)
+    assert chance == 1.0 and h in through  # a Stone does not roll for Faults (6.2)
+    assert threat(fork(there, options=s.options), seat) == (0.0, frozenset())
 
 
 def test_8_1_10_4_a_blade_with_a_combat_still_due_in_its_hex_threatens_at_its_chance_of_holding_it() -> None:
