@@ -20,8 +20,8 @@
   ``resolve_round`` / accost resolution); the mixed strategy is its Nash equilibrium
   (``engine.ai.matrix``), drawn with the seeded generator. The other seat's sealed choice is
   never part of the position the matrix is built from: it is replaced by every possible value.
-- ``hard`` (``HardOneWorldAI``): the same, and the next accost of each side (``threat``) in the
-  evaluation, the ordering and the playouts.
+- ``hard`` (``HardOneWorldAI``): the same, and the next accost (``threat``) in the evaluation,
+  the ordering and the playouts.
 """
 
 from __future__ import annotations
@@ -56,12 +56,6 @@ def _landing(rules: GameRules, s: State, seat: str, a: Action, kid: str, rng: Rn
     new, _ = rules.replay_step(s, seat, a, RngDice(rng))
     moved = cast(State, new).child(kid)
     return moved.hex if moved is not None and moved.where == "map" else ""
-
-
-def _to(rules: GameRules, s: State, seat: str, a: Action, rng: Rng) -> str:
-    """The hex a move ends in: its ``to``, or for a Blade's move by direction its landing (6.3)."""
-    to = str(a.args.get("to", ""))
-    return to or _landing(rules, s, seat, a, str(a.args["child"]), rng)
 
 
 @lru_cache(maxsize=1)
@@ -401,10 +395,11 @@ class HardOneWorldAI(OneWorldAI):
     """``hard``: the evaluation also weighs the next accost (``threat``, ``_threats``): a god that
     a Child of the other side can reach in one move stands to lose a third of a life (10.4); the
     ordering puts, after its first move, up to three moves to the hexes that would stop such a
-    Child (in its way, or its own hex: an attack; a Blade's move by where it lands); in playouts
-    a Child next to its own god leaves only to attack. The playout's six actions seldom reach
-    the other side's movement, so without this an open god looks as safe as a guarded one
-    (docs/ai.md, "OneWorld `hard`: the next accost")."""
+    Child (in its way, or its own hex: an attack; a Blade's move names a direction and is not
+    among them); in playouts a Stone or Fog next to its own god leaves only to attack (a Blade
+    there does not move). The playout's six actions seldom reach the other side's movement, so without
+    this an open god looks as safe as a guarded one (docs/ai.md, "OneWorld `hard`: the next
+    accost")."""
 
     def at(self, level: str) -> GameAI:
         return self
@@ -423,7 +418,7 @@ class HardOneWorldAI(OneWorldAI):
         chance, through = threat(s, seat)
         if not chance:
             return out
-        blocks = [a for a in out[1:] if a.verb == "move" and _to(rules, s, seat, a, rng) in through][:3]
+        blocks = [a for a in out[1:] if a.verb == "move" and str(a.args.get("to", "")) in through][:3]
         keep = {id(a) for a in blocks}
         return out[:1] + blocks + [a for a in out[1:] if id(a) not in keep]
 
@@ -435,35 +430,31 @@ class HardOneWorldAI(OneWorldAI):
             if guards:  # a guard leaves its place only to attack (8.1)
                 enemy = {c.hex for c in s.on_map(other(seat))}
                 legal = [a for a in legal if a.verb != "move" or str(a.args["child"]) not in guards
-                         or _to(rules, s, seat, a, rng) in enemy] or legal
+                         or str(a.args.get("to", "")) in enemy] or legal
         return super().playout(rules, state, seat, legal, rng)
 
 
 ACCOST_NOW = ACCOST * 60.0 - 6.0
-"""An accost: a third of a life (10.4), less the Child it costs (``score`` counts one under way the
-same; it also drops the Child's closeness, so one in hand looks a few points better than one
-made). Made at once instead of searched, ``hard`` lost the first games of its lines (docs/ai.md)."""
-
-
+"""An accost the side moving now can still make: a third of a life (10.4), less the Child it costs
+(``score`` counts one under way the same; it also drops the Child's closeness, so an accost in
+hand looks a few points better than one made)."""
 ACCOST_NEXT = ACCOST_NOW / 2
-"""The side moving now's own next accost (from where all its Children stand), when it has none in
-hand: half. Counted in full, ``hard`` left its own god open at the end of its movement 50 times
-in 101 (``normal`` 31 in 104) and lost six games of six (docs/ai.md)."""
+"""One the other side could make in its next movement, if the side moving now does not stop it.
+Counted in full (it is seldom stopped), with the side moving now's own next one at half when it
+has none in hand, ``hard`` won 6 of 21 games against ``normal``: an accost not made in its turn
+kept its value, and ``hard`` let 32 of 140 go by (docs/ai.md, "OneWorld `hard`: accosts made,
+and counted in full")."""
 
 
 def _threats(s: State, seat: str) -> float:
-    """``threat`` in points for ``seat``, to each god: from the side moving now, the larger of its
-    accost in hand (``ACCOST_NOW``) and half its next one (``ACCOST_NEXT``); from the other side,
-    its next accost in full. Counted in OneWorld games of ``hard`` against ``normal``, a god open
-    at the end of the other side's movement was still open at the start of that side's next one
-    174 times in 182: the side moving in between seldom stops it (docs/ai.md, "OneWorld `hard`:
-    accosts made, and counted in full")."""
+    """``threat`` in points for ``seat``: to each god, from the side moving now (its Children still
+    to move) or from the other side (its next movement)."""
     out = 0.0
     for god_side in (seat, other(seat)):
         if s.active == other(god_side):
-            points = max(ACCOST_NOW * threat(s, god_side, now=True)[0], ACCOST_NEXT * threat(s, god_side)[0])
+            points = ACCOST_NOW * threat(s, god_side, now=True)[0]
         else:
-            points = ACCOST_NOW * threat(s, god_side)[0]
+            points = ACCOST_NEXT * threat(s, god_side)[0]
         out += -points if god_side == seat else points
     return out
 
