@@ -441,9 +441,9 @@ hand looks a few points better than one made)."""
 ACCOST_NEXT = ACCOST_NOW / 2
 """One the other side could make in its next movement, if the side moving now does not stop it.
 Counted in full (it is seldom stopped), with the side moving now's own next one at half when it
-has none in hand, ``hard`` won 6 of 21 games against ``normal``: an accost not made in its turn
-kept its value, and ``hard`` let 32 of 140 go by (docs/ai.md, "OneWorld `hard`: accosts made,
-and counted in full")."""
+has none in hand, ``hard`` won 6 of 22 games against ``normal``: an accost not made in its turn
+kept its value, and in 21 of those games ``hard`` let 32 of 140 go by (docs/ai.md, "OneWorld
+`hard`: accosts made, and counted in full")."""
 
 
 def _threats(s: State, seat: str) -> float:
