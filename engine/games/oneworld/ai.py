@@ -20,8 +20,9 @@
   ``resolve_round`` / accost resolution); the mixed strategy is its Nash equilibrium
   (``engine.ai.matrix``), drawn with the seeded generator. The other seat's sealed choice is
   never part of the position the matrix is built from: it is replaced by every possible value.
-- ``hard`` (``HardOneWorldAI``): the same, and the next accost (``threat``) in the evaluation,
-  the ordering and the playouts.
+- ``hard`` (``HardOneWorldAI``): a rollout player over the ordering's first four moves, each
+  played on to the side's next movement (the other side's answer seen), with the next accost
+  (``threat``) in the evaluation and the ordering, and accosts made in its playouts.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ from engine.core.protocol import Action, GameRules
 from engine.games.oneworld import combat, gods
 from engine.games.oneworld.board import board
 from engine.games.oneworld.movement import blade_run, context, walk_targets
-from engine.games.oneworld.state import ASPECTS, State, fork, other
+from engine.games.oneworld.state import ASPECTS, State, action, fork, other
+from engine.games.oneworld.turn import movable, move_options
 
 
 @lru_cache(maxsize=4096)
@@ -392,17 +394,33 @@ class OneWorldAI(GameAI):
 
 
 class HardOneWorldAI(OneWorldAI):
-    """``hard``: the evaluation also weighs the next accost (``threat``, ``_threats``): a god that
-    a Child of the other side can reach in one move stands to lose a third of a life (10.4); the
-    ordering puts, after its first move, up to three moves to the hexes that would stop such a
-    Child (in its way, or its own hex: an attack; a Blade's move names a direction and is not
-    among them); in playouts a Stone or Fog next to its own god leaves only to attack (a Blade
-    there does not move). The playout's six actions seldom reach the other side's movement, so without
-    this an open god looks as safe as a guarded one (docs/ai.md, "OneWorld `hard`: the next
-    accost")."""
+    """``hard``: a rollout player (``search.flat``), not the tree. The ordering's first four moves
+    (after its first, up to three to the hexes that would stop an enemy Child reaching the god:
+    in its way, or its own hex, an attack) are each played on by the playout policy to the side's
+    next movement: the rest of its own movement, its combats and accost, the other side's whole
+    turn (its answer); the candidates of a sample share the dice (common random numbers). The
+    evaluation also weighs the next accost (``threat``, ``_threats``): a god that a Child of the
+    other side can reach in one move stands to lose a third of a life (10.4). In playouts an
+    accost in hand is made (``accost_move``) and a Stone or Fog next to its own god leaves only
+    to attack. With the tree, whose six-action playouts seldom reach the other side's movement,
+    ``hard`` was only as strong as ``normal`` (docs/ai.md, "OneWorld `hard`: the other side's
+    answer")."""
+
+    candidates = 4
+    horizon_cap = 160
 
     def at(self, level: str) -> GameAI:
         return self
+
+    def horizon(self, rules: GameRules, start: BaseModel, state: BaseModel, seat: str) -> bool:
+        """A rollout stops when the decision's side moves again: the rest of its movement, its
+        combats and accosts, and the other side's whole turn (its answer, 4.1) are played."""
+        s, s0 = cast(State, state), cast(State, start)
+        return s.turn >= s0.turn + 2 and s.step == "move"
+
+    def cost(self, rules: GameRules, state: BaseModel) -> float:
+        """A rollout to the next movement costs some twenty actions: 180 of them at ``hard``."""
+        return ROLLOUT_COST
 
     def evaluate(self, rules: GameRules, state: BaseModel, seat: str) -> float:
         s = cast(State, state)
@@ -431,7 +449,36 @@ class HardOneWorldAI(OneWorldAI):
                 enemy = {c.hex for c in s.on_map(other(seat))}
                 legal = [a for a in legal if a.verb != "move" or str(a.args["child"]) not in guards
                          or str(a.args.get("to", "")) in enemy] or legal
+            found = accost_move(s, seat, legal)
+            if found is not None:
+                return found
         return super().playout(rules, state, seat, legal, rng)
+
+
+def accost_move(s: State, seat: str, legal: list[Action]) -> Action | None:
+    """A legal move that accosts the enemy god this turn (10.4), the likeliest to arrive (fewest
+    Faults crossed, 5.4), or ``None``."""
+    target = s.god_hex.get(other(seat), "")
+    if s.accosted or not target:
+        return None
+    near = [c for c in movable(s, seat) if s.options.chaos_gambit_2 or _dist(c.hex, target) <= 5]
+    if not near:
+        return None
+    ctx = context(s, seat)
+    allowed = {id(a) for a in legal}
+    best: tuple[int, Action] | None = None
+    for c in near:
+        for args, route in move_options(ctx, c):
+            if route.chaos or not route.path or ctx.b.name(route.path[-1]) != target:
+                continue
+            found = action("move", args)  # the shared object the legal list holds
+            if id(found) in allowed and (best is None or len(route.faults) < best[0]):
+                best = (len(route.faults), found)
+    return best[1] if best else None
+
+
+ROLLOUT_COST = 2.0
+"""What ``hard``'s budget is divided by: 180 rollouts, some 1.4 s of processor time a decision."""
 
 
 ACCOST_NOW = ACCOST * 60.0 - 6.0
