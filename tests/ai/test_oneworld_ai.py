@@ -6,10 +6,12 @@ the moves the search looks at, and the Children are set up as far forward as 3.3
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 import pytest
 
 from engine.ai import choose
+from engine.ai.player import decide
 from engine.ai.rng import Rng, RngDice
 from engine.ai.selfplay import Table
 from engine.core.hexes import neighbors
@@ -295,3 +297,59 @@ def test_10_4_hard_orders_a_move_into_the_blade_s_way_among_the_first() -> None:
     assert not any(a.key() in into for a in GAME_AI.order(t.rules, pos, seat, legal, Rng("order"))[:4])
     ordered = HARD_AI.order(t.rules, pos, seat, legal, Rng("order"))
     assert any(a.key() in into for a in ordered[:4])
+
+
+def test_4_1_a_hard_rollout_runs_through_the_other_side_s_whole_turn_to_the_seat_s_next_movement() -> None:
+    t, start, seat = _moving()
+    rules = t.rules
+    seen_other = False
+    for _ in range(600):
+        s = t.state
+        assert isinstance(s, State)
+        if HARD_AI.horizon(rules, start, s, seat) or s.step == "over":
+            break
+        seen_other = seen_other or (s.active != seat and s.step == "move")
+        p = rules.pending_now(s)[0]
+        t.play(p.seat, HARD_AI.playout(rules, s, p.seat, rules.legal_now(s, p.seat), Rng("h")))
+    s = t.state
+    assert isinstance(s, State)
+    # 4.1: the rest of the seat's turn, then the other side's movement, combats and accost (its
+    # answer); the rollout stops as the seat's next movement begins
+    assert seen_other
+    assert s.step == "over" or (s.active == seat and s.step == "move" and s.turn == start.turn + 2)
+    assert not HARD_AI.horizon(rules, start, start, seat)
+
+
+def test_10_4_hard_s_playouts_make_the_accost_in_hand_where_normal_s_move_a_child_at_random() -> None:
+    t, s, seat = _moving()
+    pos, blade, _ = _blade_in_line(s, seat)
+    opp = other(seat)
+    # the other side moving, its Blade one run from the seat's god and three Stones far from it
+    far = pos.god_hex[opp]
+    kids = {blade: ("map", pos.child(blade).hex)}  # type: ignore[union-attr]
+    taken: set[str] = set()
+    for kid in _ids(pos, opp)[1:4]:
+        h = _open_hex(pos, far, taken)
+        taken.add(h)
+        kids[kid] = ("map", h)
+    moving = fork(_with(pos, kids), active=opp, moved=())
+    moving = fork(moving, children=tuple(c.model_copy(update={"aspect": "Blade"}) if c.id == blade else c
+                                         for c in moving.children))
+    legal = t.rules.legal_actions(moving, opp)
+
+    def accosts(a: object) -> bool:
+        after, _ = t.rules.replay_step(moving, opp, a, RngDice(Rng("dice")))  # type: ignore[arg-type]
+        return cast(State, after).accost is not None
+
+    hard = [accosts(HARD_AI.playout(t.rules, moving, opp, legal, Rng(f"p{i}"))) for i in range(12)]
+    normal = [accosts(GAME_AI.playout(t.rules, moving, opp, legal, Rng(f"p{i}"))) for i in range(12)]
+    assert all(hard)
+    assert not all(normal)  # normal's playout moves a Child drawn at random
+
+
+def test_hard_weighs_its_moves_by_rollouts_to_its_next_movement_and_normal_by_the_tree() -> None:
+    t, s, seat = _moving()
+    _, hard = decide("oneworld", t.information(seat), "hard", "rollouts")
+    _, normal = decide("oneworld", t.information(seat), "normal", "tree")
+    assert hard.get("kind") == "rollouts" and len(cast(dict, hard["children"])) == HARD_AI.candidates
+    assert "kind" not in normal and int(cast(int, normal["iterations"])) > 0
