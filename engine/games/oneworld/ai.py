@@ -20,7 +20,7 @@
   ``resolve_round`` / accost resolution); the mixed strategy is its Nash equilibrium
   (``engine.ai.matrix``), drawn with the seeded generator. The other seat's sealed choice is
   never part of the position the matrix is built from: it is replaced by every possible value.
-- ``hard`` (``HardOneWorldAI``): a rollout player over the ordering's first four moves, each
+- ``hard`` (``HardOneWorldAI``): a rollout player over the ordering's first eight moves, each
   played on to the side's next movement (the other side's answer seen), with the next accost
   (``threat``) in the evaluation and the ordering, and accosts made in its playouts.
 """
@@ -394,7 +394,7 @@ class OneWorldAI(GameAI):
 
 
 class HardOneWorldAI(OneWorldAI):
-    """``hard``: a rollout player (``search.flat``), not the tree. The ordering's first four moves
+    """``hard``: a rollout player (``search.flat``), not the tree. The ordering's first eight moves
     (after its first, up to three to the hexes that would stop an enemy Child reaching the god:
     in its way, or its own hex, an attack) are each played on by the playout policy to the side's
     next movement: the rest of its own movement, its combats and accost, the other side's whole
@@ -406,7 +406,7 @@ class HardOneWorldAI(OneWorldAI):
     ``hard`` was only as strong as ``normal`` (docs/ai.md, "OneWorld `hard`: the other side's
     answer")."""
 
-    candidates = 4
+    candidates = 8
     horizon_cap = 160
 
     def at(self, level: str) -> GameAI:
@@ -419,7 +419,7 @@ class HardOneWorldAI(OneWorldAI):
         return s.turn >= s0.turn + 2 and s.step == "move"
 
     def cost(self, rules: GameRules, state: BaseModel) -> float:
-        """A rollout to the next movement costs some twenty actions: 180 of them at ``hard``."""
+        """A rollout to the next movement costs some twenty actions: 360 of them at ``hard``."""
         return ROLLOUT_COST
 
     def evaluate(self, rules: GameRules, state: BaseModel, seat: str) -> float:
@@ -477,8 +477,10 @@ def accost_move(s: State, seat: str, legal: list[Action]) -> Action | None:
     return best[1] if best else None
 
 
-ROLLOUT_COST = 2.0
-"""What ``hard``'s budget is divided by: 180 rollouts, some 1.4 s of processor time a decision."""
+ROLLOUT_COST = 1.0
+"""What ``hard``'s budget is divided by: 360 rollouts, 45 for each candidate, some 3 s of processor
+time a decision. With four candidates the ordering's first was often the worst and a better move
+was fifth or sixth (docs/ai.md, "OneWorld `hard`: the other side's answer")."""
 
 
 ACCOST_NOW = ACCOST * 60.0 - 6.0
