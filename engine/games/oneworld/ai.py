@@ -419,7 +419,7 @@ class HardOneWorldAI(OneWorldAI):
         return s.turn >= s0.turn + 2 and s.step == "move"
 
     def cost(self, rules: GameRules, state: BaseModel) -> float:
-        """A rollout to the next movement costs some twenty actions: 360 of them at ``hard``."""
+        """A rollout to the next movement costs some twenty actions: 180 of them at ``hard``."""
         return ROLLOUT_COST
 
     def evaluate(self, rules: GameRules, state: BaseModel, seat: str) -> float:
@@ -477,9 +477,9 @@ def accost_move(s: State, seat: str, legal: list[Action]) -> Action | None:
     return best[1] if best else None
 
 
-ROLLOUT_COST = 1.0
-"""What ``hard``'s budget is divided by: 360 rollouts, 45 for each candidate, some 3 s of processor
-time a decision. With four candidates the ordering's first was often the worst and a better move
+ROLLOUT_COST = 2.0
+"""What ``hard``'s budget is divided by: 180 rollouts, 22 for each candidate, some 1.2 s of
+processor time a decision. With four candidates the ordering's first was often the worst and a better move
 was fifth or sixth (docs/ai.md, "OneWorld `hard`: the other side's answer")."""
 
 
