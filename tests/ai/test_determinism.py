@@ -8,6 +8,7 @@ from engine.ai import choose, decide, player
 from engine.ai.determinize import _PREFIX
 from engine.ai.selfplay import Table
 from engine.core.errors import BadArguments
+from engine.games.oneworld.ai import HARD_AI
 from tests.ai.helpers import drive, searched
 
 
@@ -59,14 +60,17 @@ def test_an_unknown_level_or_no_decision_is_refused_politely() -> None:
 def test_the_callers_deadline_stops_the_search_with_a_legal_move() -> None:
     t = drive(Table("oneworld", dice_seed="det"), _moving)
     seat = t.rules.pending_now(t.state)[0].seat
-    calls = []
+    # the tree (normal) checks the deadline every iteration; the rollout player (OneWorld's hard)
+    # every sample, each sample one rollout of each of its candidates
+    for level, per_check in (("normal", 1), ("hard", HARD_AI.candidates)):
+        calls: list[int] = []
 
-    def deadline() -> bool:
-        calls.append(1)
-        return len(calls) > 3
+        def deadline(calls: list[int] = calls) -> bool:
+            calls.append(1)
+            return len(calls) > 3
 
-    action, stats = decide("oneworld", t.information(seat), "hard", "s1", deadline)
-    assert stats["iterations"] == 3
-    assert action in t.rules.legal_now(t.state, seat)
-    action, stats = decide("oneworld", t.information(seat), "hard", "s1", lambda: True)
-    assert stats["iterations"] == 0 and action in t.rules.legal_now(t.state, seat)
+        action, stats = decide("oneworld", t.information(seat), level, "s1", deadline)
+        assert stats["iterations"] == 3 * per_check
+        assert action in t.rules.legal_now(t.state, seat)
+        action, stats = decide("oneworld", t.information(seat), level, "s1", lambda: True)
+        assert stats["iterations"] == 0 and action in t.rules.legal_now(t.state, seat)
