@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
+import itertools
 import json
 import multiprocessing
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -206,26 +209,82 @@ def worker_pool() -> ProcessPoolExecutor:
     return _pool()
 
 
-async def in_worker(fn: Callable[..., T], *args: Any, timeout: float | None = None) -> T:
+class _Turns:
+    """Whose job the worker takes next: one job is given to the worker at a time, and of those waiting,
+    a job a member waits on (a hint, a replay animation) before the bot's own decisions, then the oldest.
+    The jobs wait here, not in the pool: there they could not be reordered, and a job's timeout would
+    count its wait behind the others."""
+
+    def __init__(self) -> None:
+        self.busy = False
+        self.waiting: list[tuple[bool, int, asyncio.Future[None]]] = []
+        self.order = itertools.count()
+
+    async def take(self, background: bool) -> None:
+        if not self.busy and not self.waiting:
+            self.busy = True
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        entry = (background, next(self.order), turn)
+        heapq.heappush(self.waiting, entry)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self.give()  # given the turn as it was cancelled: the next job takes it
+            else:
+                self.waiting.remove(entry)
+                heapq.heapify(self.waiting)
+            raise
+
+    def give(self) -> None:
+        """The job done: the turn goes to the next one waiting, if any."""
+        while self.waiting:
+            _, _, turn = heapq.heappop(self.waiting)
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self.busy = False
+
+
+_TURNS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Turns] = weakref.WeakKeyDictionary()
+
+
+def _turns() -> _Turns:
+    loop = asyncio.get_running_loop()
+    if loop not in _TURNS:
+        _TURNS[loop] = _Turns()
+    return _TURNS[loop]
+
+
+async def in_worker(fn: Callable[..., T], *args: Any, timeout: float | None = None, background: bool = False) -> T:
     """``fn(*args)`` in the worker process. A worker that died is replaced once; if the job breaks the
     new one too, ``BrokenProcessPool`` is raised (the next job gets another). Never run in the bot's own
     process instead: a search or a replay holds the interpreter for seconds, and a job that killed its
-    worker (its memory) would take the bot with it. ``timeout``: a job not answered by then (queueing
-    included) is taken for a hung worker, which would hold up every later job: the worker is stopped, the
-    next job gets a new one, and ``TimeoutError`` is raised. The jobs queued behind it are not cancelled:
-    the stopped worker breaks the pool, so they fail with ``BrokenProcessPool`` and go to a new worker."""
-    for attempt in (1, 2):
-        pool = _pool()
-        try:
-            return await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(pool, fn, *args), timeout)
-        except TimeoutError:
-            _stop(pool)
-            raise
-        except BrokenProcessPool:
-            _forget(pool)
-            if attempt == 2:
+    worker (its memory) would take the bot with it.
+
+    The worker takes one job at a time; ``background`` jobs (the bot opponent's own decisions) wait for
+    those a member waits on (hints, replay animations), otherwise the oldest goes first (``_Turns``).
+    ``timeout``: a job that has run that long (its wait for its turn not counted) is taken for a hung
+    worker, which would hold up every later job: the worker is stopped, the next job gets a new one, and
+    ``TimeoutError`` is raised."""
+    turns = _turns()
+    await turns.take(background)
+    try:
+        for attempt in (1, 2):
+            pool = _pool()
+            try:
+                return await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(pool, fn, *args), timeout)
+            except TimeoutError:
+                _stop(pool)
                 raise
-    raise AssertionError("unreachable")
+            except BrokenProcessPool:
+                _forget(pool)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+    finally:
+        turns.give()
 
 
 def _forget(pool: Executor) -> None:

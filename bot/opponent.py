@@ -54,8 +54,8 @@ SAFETY_SECONDS = {"easy": 20.0, "normal": 30.0, "hard": 60.0}
 docs/ai.md): only a machine far slower than planned ever reaches it."""
 
 WORKER_TIMEOUT = 300.0
-"""A decision or hint not back from the worker by then (its wait behind other jobs included) is taken for a
-hung worker, which is stopped (bot/boards.py ``in_worker``): every other game would wait behind it."""
+"""A decision or hint that has run this long in the worker (its wait for its turn not counted) is taken for
+a hung worker, which is stopped (bot/boards.py ``in_worker``): every other game would wait behind it."""
 
 RETRY_SECONDS = (10.0, 60.0, 300.0, 1800.0)
 """After an error (a worker that died, the store busy), the bot tries the game again by itself after
@@ -271,7 +271,7 @@ class Opponent:
         try:
             async with self.typing(g.row.place):
                 raw = await self._compute(think, g.rules.name, info.model_dump_json(), level, seed,
-                                          SAFETY_SECONDS.get(level, 60.0))
+                                          SAFETY_SECONDS.get(level, 60.0), background=True)
         finally:
             self.thinking.discard(gid)
         action = Action.model_validate_json(raw)
@@ -298,14 +298,16 @@ class Opponent:
             await self.deliver(replies)
         return True
 
-    async def _compute(self, fn: Callable[..., Any], *args: Any) -> Any:
+    async def _compute(self, fn: Callable[..., Any], *args: Any, background: bool) -> Any:
+        """``fn(*args)`` in the worker; ``background``: the bot's own decision, which lets a member's
+        job (a hint, a replay animation) go first."""
         loop = asyncio.get_running_loop()
         if self.executor is not None:
             return await loop.run_in_executor(self.executor, fn, *args)
         from bot import boards
 
         # a worker that died twice, or hangs: the error path tries later
-        return await boards.in_worker(fn, *args, timeout=WORKER_TIMEOUT)
+        return await boards.in_worker(fn, *args, timeout=WORKER_TIMEOUT, background=background)
 
     # --- hints ---------------------------------------------------------------------------------------------
 
@@ -328,7 +330,8 @@ class Opponent:
         seq, branch = g.seq, g.row.branch
         info = await information(self.core, g, seat)
         raw, stats = await self._compute(hint_job, g.rules.name, info.model_dump_json(),
-                                         seed_for(g.row.seed, seq, "hint:" + seat), SAFETY_SECONDS[HINT_LEVEL])
+                                         seed_for(g.row.seed, seq, "hint:" + seat), SAFETY_SECONDS[HINT_LEVEL],
+                                         background=False)
         action = Action.model_validate_json(raw)
         # Stale only if the asker's own decision changed: the other side's sealed steps meanwhile (3.03
         # picks) leave it as it was, and saying "moved on" for them would tell that they were taken.
