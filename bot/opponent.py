@@ -27,6 +27,7 @@ import json
 import logging
 import time
 import weakref
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any, cast
@@ -56,6 +57,9 @@ docs/ai.md): only a machine far slower than planned ever reaches it."""
 WORKER_TIMEOUT = 300.0
 """A decision or hint that has run this long in the worker (its wait for its turn not counted) is taken for
 a hung worker, which is stopped (bot/boards.py ``in_worker``): every other game would wait behind it."""
+
+HINTS_KEPT = 64
+"""Hints kept for asking again (each a short line of text and the search's statistics)."""
 
 RETRY_SECONDS = (10.0, 60.0, 300.0, 1800.0)
 """After an error (a worker that died, the store busy), the bot tries the game again by itself after
@@ -157,6 +161,11 @@ class Opponent:
         self.failures: dict[int, int] = {}
         """Errors in a row per game, for the retry's backoff."""
         self.retries: dict[int, asyncio.TimerHandle] = {}
+        self.hinted: OrderedDict[tuple[int, int, int, str], tuple[str, dict[str, Any]]] = OrderedDict()
+        """The hints worked out, by (game, branch, action number, seat): the same position's hint again is
+        not worked out again (``HINTS_KEPT`` of them)."""
+        self.hinting: dict[tuple[int, str], asyncio.Lock] = {}
+        """One hint at a time per (game, seat): a double click waits for the first, then finds it kept."""
 
     def is_bot(self, user: str) -> bool:
         """Whether ``user`` (an id, or the console's ``bot``/``@bot``) names the bot."""
@@ -327,11 +336,14 @@ class Opponent:
         seat = next((s for s in seats if s in waiting), None)
         if seat is None:
             raise Refusal(f"game #{g.id} is not waiting on you now, so there is nothing to hint")
-        seq, branch = g.seq, g.row.branch
-        info = await information(self.core, g, seat)
-        raw, stats = await self._compute(hint_job, g.rules.name, info.model_dump_json(),
-                                         seed_for(g.row.seed, seq, "hint:" + seat), SAFETY_SECONDS[HINT_LEVEL],
-                                         background=False)
+        lock = self.hinting.setdefault((g.id, seat), asyncio.Lock())
+        try:
+            async with lock:
+                seq, branch = g.seq, g.row.branch
+                raw, stats = await self._hint_of(g, seat)
+        finally:
+            if not lock.locked():
+                self.hinting.pop((g.id, seat), None)
         action = Action.model_validate_json(raw)
         # Stale only if the asker's own decision changed: the other side's sealed steps meanwhile (3.03
         # picks) leave it as it was, and saying "moved on" for them would tell that they were taken.
@@ -348,6 +360,23 @@ class Opponent:
             await self.core.store.add_hint(g.id, branch, seq, seat, cmd.user, action.text(), self.core.now())
             queued = await self.core.queue(g.id, [notice])
         return [private(cmd.user, cmd.place, text)] + queued
+
+
+    async def _hint_of(self, g: Live, seat: str) -> tuple[str, dict[str, Any]]:
+        """The hint for ``seat`` in the game's present position: kept, or worked out in the worker. Both
+        the seat's information and the seed are those of (branch, action number), so it is kept by them."""
+        key = (g.id, g.row.branch, g.seq, seat)
+        if key in self.hinted:
+            self.hinted.move_to_end(key)
+            return self.hinted[key]
+        info = await information(self.core, g, seat)
+        raw, stats = await self._compute(hint_job, g.rules.name, info.model_dump_json(),
+                                         seed_for(g.row.seed, key[2], "hint:" + seat), SAFETY_SECONDS[HINT_LEVEL],
+                                         background=False)
+        hint = self.hinted[key] = (raw, stats)
+        while len(self.hinted) > HINTS_KEPT:
+            self.hinted.popitem(last=False)
+        return hint
 
 
 def _still(g: Live, seat: str, user: str, at: tuple[int, int]) -> bool:

@@ -943,3 +943,33 @@ async def test_the_bots_decisions_give_way_in_the_worker_to_a_members_hint(store
     await t.line(f"alice dm: /game hint game:{gid}")
     assert sent[-1] == ("hint_job", False), sent
     await t.core.opponent.stop()
+
+
+async def test_the_same_hint_asked_again_or_twice_at_once_is_worked_out_once(store, monkeypatch):
+    """The hint of a position is a function of it (the seat's information, the seed of its action
+    number): asked again, or twice at once (a double click), it is worked out once, so a member cannot
+    keep the one worker from the bot's decisions by asking over and over. Each ask is still logged."""
+    from bot import boards
+
+    ran: list[str] = []
+
+    async def recorded(fn: Any, *args: Any, timeout: float | None = None, background: bool = False) -> Any:
+        ran.append(fn.__name__)
+        await asyncio.sleep(0.05)  # the worker takes a while: the second ask comes meanwhile
+        return fn(*args)
+
+    monkeypatch.setattr(boards, "in_worker", recorded)
+    t = Table(store)
+    t.core.opponent.executor = None  # the pool of bot/boards.py, as in the bot
+    gid = await new(t, "oneworld", "hints:on")
+    await t.core.opponent.idle()
+    ran.clear()
+    ask = f"/game hint game:{gid}"
+    both = await asyncio.gather(t.core.handle_line("alice", "dm:alice", ask),
+                                t.core.handle_line("alice", "dm:alice", ask))
+    again = await t.core.handle_line("alice", "dm:alice", ask)
+    texts = [next(r.text for r in replies if r.to == "private") for replies in [*both, again]]
+    assert texts[0].startswith(f"Hint for game #{gid}") and texts[0] == texts[1] == texts[2], texts
+    assert ran == ["hint_job"], ran
+    assert len(await store.hints(gid)) == 3
+    await t.core.opponent.stop()
