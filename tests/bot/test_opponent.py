@@ -7,6 +7,7 @@ import asyncio
 import io
 import json
 import time
+from collections.abc import AsyncIterator
 from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any
@@ -854,91 +855,90 @@ async def test_a_job_queued_behind_a_hung_one_is_done_by_a_new_worker_not_cancel
             boards._POOL.shutdown(wait=False, cancel_futures=True)
 
 
+
 def _nap(seconds: float, tag: str) -> str:
     """A job of the worker that takes ``seconds`` and says which it was."""
     time.sleep(seconds)
     return tag
 
 
-async def test_a_queue_of_decisions_longer_than_the_timeout_is_not_taken_for_a_hung_worker(monkeypatch):
+@pytest.fixture
+async def worker(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Any]:
+    """bot/boards.py with a worker process of its own, started, and stopped after the test."""
+    from bot import boards
+
+    monkeypatch.setattr(boards, "_POOL", None)
+    try:
+        await boards.in_worker(_nap, 0.0, "warm")
+        yield boards
+    finally:
+        if boards._POOL is not None:
+            boards._POOL.shutdown(wait=False, cancel_futures=True)
+
+
+async def test_a_queue_of_decisions_longer_than_the_timeout_is_not_taken_for_a_hung_worker(worker):
     """After a restart every bot game waits on the one worker at once: the timeout is for a job that hangs,
     so it counts a job's own run, not its wait behind the others (a worker busy with good work was
     stopped, the job it ran lost, and the queue behind it sent to a new worker)."""
-    from bot import boards
-
-    monkeypatch.setattr(boards, "_POOL", None)
-    try:
-        await boards.in_worker(_nap, 0.0, "warm")  # the worker is started
-        pool = boards._POOL
-        jobs = [asyncio.ensure_future(boards.in_worker(_nap, 0.5, f"game {n}", timeout=1.5, background=True))
-                for n in range(4)]
-        assert await asyncio.gather(*jobs) == [f"game {n}" for n in range(4)]
-        assert boards._POOL is pool, "a worker doing good work was stopped"
-    finally:
-        if boards._POOL is not None:
-            boards._POOL.shutdown(wait=False, cancel_futures=True)
+    pool = worker._POOL
+    jobs = [asyncio.ensure_future(worker.in_worker(_nap, 0.5, f"game {n}", timeout=1.5, background=True))
+            for n in range(4)]
+    assert await asyncio.gather(*jobs) == [f"game {n}" for n in range(4)]
+    assert worker._POOL is pool, "a worker doing good work was stopped"
 
 
-async def test_a_job_a_member_waits_on_goes_ahead_of_the_bots_queued_decisions(monkeypatch):
+async def test_a_job_a_member_waits_on_goes_ahead_of_the_bots_queued_decisions(worker):
     """A hint or a replay animation is asked by a member who waits for it; the bot's own decisions can
     wait a little (an async game): a member's job is the next the worker takes, ahead of the decisions
     already queued, and the decision it runs now is not interrupted."""
-    from bot import boards
-
-    monkeypatch.setattr(boards, "_POOL", None)
     done: list[str] = []
 
     async def job(tag: str, background: bool) -> None:
-        done.append(await boards.in_worker(_nap, 0.3, tag, background=background))
+        done.append(await worker.in_worker(_nap, 0.3, tag, background=background))
 
-    try:
-        await boards.in_worker(_nap, 0.0, "warm")
-        bots = [asyncio.ensure_future(job(f"bot {n}", True)) for n in range(3)]
-        await asyncio.sleep(0.1)  # the worker runs "bot 0"; "bot 1" and "bot 2" wait
-        member = asyncio.ensure_future(job("hint", False))
-        await asyncio.gather(*bots, member)
-        assert done == ["bot 0", "hint", "bot 1", "bot 2"], done
-    finally:
-        if boards._POOL is not None:
-            boards._POOL.shutdown(wait=False, cancel_futures=True)
+    bots = [asyncio.ensure_future(job(f"bot {n}", True)) for n in range(3)]
+    await asyncio.sleep(0.1)  # the worker runs "bot 0"; "bot 1" and "bot 2" wait
+    member = asyncio.ensure_future(job("hint", False))
+    await asyncio.gather(*bots, member)
+    assert done == ["bot 0", "hint", "bot 1", "bot 2"], done
 
 
-async def test_a_job_given_up_while_it_waits_its_turn_leaves_the_queue_moving(monkeypatch):
+async def test_a_job_given_up_while_it_waits_its_turn_leaves_the_queue_moving(worker):
     """A command cancelled (the bot stopping, a hint whose member left) while its job waits: the job is
     taken out of the queue and never run, and the jobs behind it still run."""
+    first = asyncio.ensure_future(worker.in_worker(_nap, 0.3, "first", background=True))
+    await asyncio.sleep(0.05)
+    given_up = asyncio.ensure_future(worker.in_worker(_nap, 0.3, "given up", background=True))
+    last = asyncio.ensure_future(worker.in_worker(_nap, 0.0, "last", background=True))
+    await asyncio.sleep(0.05)
+    given_up.cancel()
+    assert await asyncio.wait_for(asyncio.gather(first, last), 5) == ["first", "last"]
+    assert given_up.cancelled()
+
+
+async def _with_worker_recorded(store: Store, monkeypatch: pytest.MonkeyPatch, game: str,
+                                sent: list[tuple[str, bool]]) -> tuple[Table, int]:
+    """A game against the bot whose worker jobs are recorded in ``sent`` (the function, whether in the
+    background) and run in the test's process a little later, as a worker would answer."""
     from bot import boards
-
-    monkeypatch.setattr(boards, "_POOL", None)
-    try:
-        await boards.in_worker(_nap, 0.0, "warm")
-        first = asyncio.ensure_future(boards.in_worker(_nap, 0.3, "first", background=True))
-        await asyncio.sleep(0.05)
-        given_up = asyncio.ensure_future(boards.in_worker(_nap, 0.3, "given up", background=True))
-        last = asyncio.ensure_future(boards.in_worker(_nap, 0.0, "last", background=True))
-        await asyncio.sleep(0.05)
-        given_up.cancel()
-        assert await asyncio.wait_for(asyncio.gather(first, last), 5) == ["first", "last"]
-        assert given_up.cancelled()
-    finally:
-        if boards._POOL is not None:
-            boards._POOL.shutdown(wait=False, cancel_futures=True)
-
-
-async def test_the_bots_decisions_give_way_in_the_worker_to_a_members_hint(store, monkeypatch):
-    """The bot's own decisions go to the worker as background jobs; a hint, which a member waits on, not."""
-    from bot import boards
-
-    sent: list[tuple[str, bool]] = []
 
     async def recorded(fn: Any, *args: Any, timeout: float | None = None, background: bool = False) -> Any:
         sent.append((fn.__name__, background))
+        await asyncio.sleep(0.05)  # the worker takes a while: a second ask comes meanwhile
         return fn(*args)
 
     monkeypatch.setattr(boards, "in_worker", recorded)
     t = Table(store)
     t.core.opponent.executor = None  # the pool of bot/boards.py, as in the bot
-    gid = await new(t, "toy", "pile:5 hints:on")
+    gid = await new(t, game, "hints:on")
     await t.core.opponent.idle()
+    return t, gid
+
+
+async def test_the_bots_decisions_give_way_in_the_worker_to_a_members_hint(store, monkeypatch):
+    """The bot's own decisions go to the worker as background jobs; a hint, which a member waits on, not."""
+    sent: list[tuple[str, bool]] = []
+    t, gid = await _with_worker_recorded(store, monkeypatch, "toy", sent)
     assert sent == [("think", True)], sent
     await t.line(f"alice dm: /game hint game:{gid}")
     assert sent[-1] == ("hint_job", False), sent
@@ -949,27 +949,15 @@ async def test_the_same_hint_asked_again_or_twice_at_once_is_worked_out_once(sto
     """The hint of a position is a function of it (the seat's information, the seed of its action
     number): asked again, or twice at once (a double click), it is worked out once, so a member cannot
     keep the one worker from the bot's decisions by asking over and over. Each ask is still logged."""
-    from bot import boards
-
-    ran: list[str] = []
-
-    async def recorded(fn: Any, *args: Any, timeout: float | None = None, background: bool = False) -> Any:
-        ran.append(fn.__name__)
-        await asyncio.sleep(0.05)  # the worker takes a while: the second ask comes meanwhile
-        return fn(*args)
-
-    monkeypatch.setattr(boards, "in_worker", recorded)
-    t = Table(store)
-    t.core.opponent.executor = None  # the pool of bot/boards.py, as in the bot
-    gid = await new(t, "oneworld", "hints:on")
-    await t.core.opponent.idle()
-    ran.clear()
+    sent: list[tuple[str, bool]] = []
+    t, gid = await _with_worker_recorded(store, monkeypatch, "oneworld", sent)
+    sent.clear()
     ask = f"/game hint game:{gid}"
     both = await asyncio.gather(t.core.handle_line("alice", "dm:alice", ask),
                                 t.core.handle_line("alice", "dm:alice", ask))
     again = await t.core.handle_line("alice", "dm:alice", ask)
     texts = [next(r.text for r in replies if r.to == "private") for replies in [*both, again]]
     assert texts[0].startswith(f"Hint for game #{gid}") and texts[0] == texts[1] == texts[2], texts
-    assert ran == ["hint_job"], ran
+    assert sent == [("hint_job", False)], sent
     assert len(await store.hints(gid)) == 3
     await t.core.opponent.stop()
