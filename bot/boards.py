@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import heapq
-import itertools
 import json
 import multiprocessing
 import weakref
@@ -158,7 +156,9 @@ MAX_FRAMES = 120
 _GIFS: OrderedDict[tuple[int, int, int, int], bytes] = OrderedDict()
 _GIF_CACHE = 16
 _DRAWING: set[int] = set()
-_POOL: ProcessPoolExecutor | None = None
+_POOLS: dict[bool, ProcessPoolExecutor] = {}
+"""The two worker processes, by ``background``: the bot opponent's decisions (True), and the jobs a member
+waits on, hints and replay animations (False)."""
 
 
 def replay_in_progress(game_id: int) -> bool:
@@ -204,75 +204,36 @@ def replay_gif_job(config_json: str, setup_rolls: str, actions: list[tuple[str, 
     return animate(views, max_bytes=max_bytes)
 
 
-def worker_pool() -> ProcessPoolExecutor:
-    """The one worker process of the bot's heavy jobs (replay animations, the bot opponent's decisions)."""
-    return _pool()
+def worker_pool(background: bool = False) -> ProcessPoolExecutor:
+    """A worker process of the bot's heavy jobs: the bot opponent's decisions (``background``), or the
+    jobs a member waits on (replay animations, hints)."""
+    return _pool(background)
 
 
-class _Turns:
-    """Whose job the worker takes next: one job is given to the worker at a time, and of those waiting,
-    a job a member waits on (a hint, a replay animation) before the bot's own decisions, then the oldest.
-    The jobs wait here, not in the pool: there they could not be reordered, and a job's timeout would
-    count its wait behind the others."""
-
-    def __init__(self) -> None:
-        self.busy = False
-        self.waiting: list[tuple[bool, int, asyncio.Future[None]]] = []
-        self.order = itertools.count()
-
-    async def take(self, background: bool) -> None:
-        if not self.busy and not self.waiting:
-            self.busy = True
-            return
-        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        entry = (background, next(self.order), turn)
-        heapq.heappush(self.waiting, entry)
-        try:
-            await turn
-        except asyncio.CancelledError:
-            if turn.done() and not turn.cancelled():
-                self.give()  # given the turn as it was cancelled: the next job takes it
-            else:
-                self.waiting.remove(entry)
-                heapq.heapify(self.waiting)
-            raise
-
-    def give(self) -> None:
-        """The job done: the turn goes to the next one waiting, if any."""
-        while self.waiting:
-            _, _, turn = heapq.heappop(self.waiting)
-            if not turn.done():
-                turn.set_result(None)
-                return
-        self.busy = False
+_TURNS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[bool, asyncio.Lock]] = weakref.WeakKeyDictionary()
 
 
-_TURNS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Turns] = weakref.WeakKeyDictionary()
-
-
-def _turns() -> _Turns:
+def _turn(background: bool) -> asyncio.Lock:
+    """The turn of a worker: its jobs are given to it one at a time, the oldest first."""
     loop = asyncio.get_running_loop()
-    if loop not in _TURNS:
-        _TURNS[loop] = _Turns()
-    return _TURNS[loop]
+    return _TURNS.setdefault(loop, {}).setdefault(background, asyncio.Lock())
 
 
 async def in_worker(fn: Callable[..., T], *args: Any, timeout: float | None = None, background: bool = False) -> T:
-    """``fn(*args)`` in the worker process. A worker that died is replaced once; if the job breaks the
+    """``fn(*args)`` in a worker process. A worker that died is replaced once; if the job breaks the
     new one too, ``BrokenProcessPool`` is raised (the next job gets another). Never run in the bot's own
     process instead: a search or a replay holds the interpreter for seconds, and a job that killed its
     worker (its memory) would take the bot with it.
 
-    The worker takes one job at a time; ``background`` jobs (the bot opponent's own decisions) wait for
-    those a member waits on (hints, replay animations), otherwise the oldest goes first (``_Turns``).
-    ``timeout``: a job that has run that long (its wait for its turn not counted) is taken for a hung
-    worker, which would hold up every later job: the worker is stopped, the next job gets a new one, and
-    ``TimeoutError`` is raised."""
-    turns = _turns()
-    await turns.take(background)
-    try:
+    Two workers: one for the bot opponent's own decisions (``background``), one for the jobs a member
+    waits on (hints, replay animations), so those never wait for the bot to finish thinking, which can
+    take half a minute (Chitin's 3.02 at `hard`). Each worker is given one job at a time, the oldest
+    first: the jobs wait for their turn here, not in the pool, so that ``timeout`` counts a job's run
+    and not its wait. A job that has run that long is taken for a hung worker, which would hold up every
+    later job: the worker is stopped, the next job gets a new one, and ``TimeoutError`` is raised."""
+    async with _turn(background):
         for attempt in (1, 2):
-            pool = _pool()
+            pool = _pool(background)
             try:
                 return await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(pool, fn, *args), timeout)
             except TimeoutError:
@@ -282,15 +243,14 @@ async def in_worker(fn: Callable[..., T], *args: Any, timeout: float | None = No
                 _forget(pool)
                 if attempt == 2:
                     raise
-        raise AssertionError("unreachable")
-    finally:
-        turns.give()
+    raise AssertionError("unreachable")
 
 
 def _forget(pool: Executor) -> None:
     """Forget a broken pool, unless another job already did and started a new one (which is kept)."""
-    if _POOL is None or _POOL is pool:
-        reset_pool()
+    for background, known in list(_POOLS.items()):
+        if known is pool:
+            del _POOLS[background]
 
 
 def _stop(pool: Executor) -> None:
@@ -304,18 +264,16 @@ def _stop(pool: Executor) -> None:
 
 
 def reset_pool() -> None:
-    """Forget a broken pool: the next job starts a new one."""
-    global _POOL
-    _POOL = None
+    """Forget the worker pools (broken, or shut down): the next job starts new ones."""
+    _POOLS.clear()
 
 
-def _pool() -> ProcessPoolExecutor:
-    global _POOL
-    if _POOL is None:
+def _pool(background: bool = False) -> ProcessPoolExecutor:
+    if background not in _POOLS:
         # fork where there is one: the worker knows every game registered in this process.
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        _POOL = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context(method))
-    return _POOL
+        _POOLS[background] = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context(method))
+    return _POOLS[background]
 
 
 async def render_replay_gif(core: Core, game_id: int, max_bytes: int, max_frames: int = MAX_FRAMES) -> bytes | None:

@@ -149,7 +149,7 @@ class Opponent:
         self.core: Core = cast("Core", weakref.proxy(core))
         self.user_id = user_id
         self.executor = executor
-        """Where decisions are computed; None: the worker process pool shared with bot/boards.py."""
+        """Where decisions are computed; None: the worker process of bot/boards.py for the bot's decisions."""
         self.deliver: Deliver | None = None
         self.typing: Typing = _no_typing
         self.tasks: dict[int, asyncio.Task[None]] = {}
@@ -308,8 +308,8 @@ class Opponent:
         return True
 
     async def _compute(self, fn: Callable[..., Any], *args: Any, background: bool) -> Any:
-        """``fn(*args)`` in the worker; ``background``: the bot's own decision, which lets a member's
-        job (a hint, a replay animation) go first."""
+        """``fn(*args)`` in a worker: ``background``, the bot's own decision, in the bot's worker; a hint,
+        which a member waits on, in the members' worker (bot/boards.py ``in_worker``)."""
         loop = asyncio.get_running_loop()
         if self.executor is not None:
             return await loop.run_in_executor(self.executor, fn, *args)

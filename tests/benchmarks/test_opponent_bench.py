@@ -36,7 +36,7 @@ def test_the_loop_keeps_answering_while_the_bot_thinks_at_hard(benchmark, tmp_pa
         store = await Store.open(tmp_path / f"bot-{time.perf_counter_ns()}.db")
         try:
             core = make_core(store)
-            core.opponent.executor = boards.worker_pool()
+            core.opponent.executor = boards.worker_pool(background=True)
             console = Console(core, None, io.StringIO(), boards=False)
             await console.run_line("alice: /game new game:oneworld opponent:bot level:hard seed:1 clock:none")
             gid = next(iter(core.live))
@@ -82,7 +82,7 @@ def test_a_hint_while_the_bot_thinks_in_many_games_at_hard(benchmark, tmp_path):
     """What a member waits for a hint on a busy day: the bot restarts with ``GAMES`` OneWorld games
     waiting on it at `hard` in the middle of play, so the one worker has a searched decision of each
     queued at once; then a member asks for a hint in a game of her own. The hint goes ahead of the queued
-    decisions (bot/boards.py ``_Turns``): it waits for the decision running, not for all of them."""
+    decisions in a worker of its own (bot/boards.py ``in_worker``): it waits for none of them."""
     games = 6
 
     async def go() -> tuple[float, float]:
@@ -90,7 +90,7 @@ def test_a_hint_while_the_bot_thinks_in_many_games_at_hard(benchmark, tmp_path):
         store = await Store.open(db)
         try:  # the games, played on to the middle of a turn with the bot at easy; then the bot is down
             core = make_core(store)
-            core.opponent.executor = boards.worker_pool()
+            core.opponent.executor = boards.worker_pool(background=True)
             console = Console(core, None, io.StringIO(), boards=False)
             console.moderators.add("mod")
             ids = []

@@ -123,7 +123,7 @@ async def test_the_replay_animation_is_capped_cached_and_refused_while_drawn(cor
     frames = Image.open(__import__("io").BytesIO(gif)).n_frames
     assert 2 <= frames <= 5
     calls = []
-    monkeypatch.setattr(boards, "_pool", lambda: calls.append(1) or None)  # a second drawing would fail
+    monkeypatch.setattr(boards, "_pool", lambda *_: calls.append(1) or None)  # a second drawing would fail
     assert await boards.render_replay_gif(core, gid, 10 * 1024 * 1024, max_frames=5) == gif
     assert calls == []
     boards._DRAWING.add(gid)
@@ -187,13 +187,13 @@ async def test_whole_log_work_of_a_long_game_runs_off_the_event_loop(core, monke
     await core.handle_line("carol", "console:#t", f"/game export game:{gid}")
     assert again[0].file_text == log[0].file_text  # the same lines, replayed
     assert len(where) == 2 and main not in where
-    monkeypatch.setattr(boards, "_POOL", None)
+    monkeypatch.setattr(boards, "_POOLS", {})
     monkeypatch.setattr(boards, "_GIFS", type(boards._GIFS)())
     gif = await boards.render_replay_gif(core, gid, 10 * 1024 * 1024)
-    assert gif and boards._POOL is not None
-    workers = set(boards._POOL._processes)  # the pool's own processes drew it
+    assert gif and list(boards._POOLS) == [False], "a replay is drawn in the members' worker, not the bot's"
+    workers = set(boards._POOLS[False]._processes)  # the pool's own processes drew it
     assert workers and os.getpid() not in workers
-    boards._POOL.shutdown()
+    boards._POOLS[False].shutdown()
 
 
 async def test_serving_a_long_game_leaves_no_cyclic_garbage(core):

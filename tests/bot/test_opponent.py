@@ -387,7 +387,7 @@ async def test_a_hint_stays_in_the_log_and_record_after_a_rollback_to_a_later_ac
 async def test_while_the_bot_thinks_at_hard_other_commands_are_answered_at_once(store):
     from bot import boards
 
-    t = Table(store, executor=boards.worker_pool())
+    t = Table(store, executor=boards.worker_pool(background=True))
     gid = await new(t, "oneworld", level="hard")
     # make the bot think: alice answers until the bot is awaited with a real choice
     gaps: list[float] = []
@@ -752,9 +752,9 @@ async def test_a_decision_whose_worker_died_is_made_in_a_new_worker_and_never_in
 
     monkeypatch.setattr(bot.opponent, "think", counted)
     pools: list[Executor] = [Broken(), Inline()]  # the first worker died; the new one works
-    monkeypatch.setattr("bot.boards._POOL", None)
-    monkeypatch.setattr("bot.boards._pool", lambda: pools[0])
-    monkeypatch.setattr("bot.boards.reset_pool", lambda: pools.pop(0) if len(pools) > 1 else None)
+    monkeypatch.setattr("bot.boards._POOLS", {})
+    monkeypatch.setattr("bot.boards._pool", lambda background: pools[0])
+    monkeypatch.setattr("bot.boards._forget", lambda pool: pools.pop(0) if len(pools) > 1 else None)
     t = Table(store)
     t.core.opponent.executor = None  # the pool of bot/boards.py, as in the bot
     gid = await new(t, "toy", "pile:5")
@@ -820,7 +820,7 @@ async def test_a_hung_worker_is_stopped_and_the_decision_tried_again_later_not_w
     monkeypatch.setattr("bot.opponent.WORKER_TIMEOUT", 0.05)
     monkeypatch.setattr("bot.opponent.RETRY_SECONDS", (60,))
     hung = Hung()
-    monkeypatch.setattr("bot.boards._POOL", hung)
+    monkeypatch.setattr("bot.boards._POOLS", {True: hung})
     t = Table(store)
     t.core.opponent.executor = None  # the pool of bot/boards.py, as in the bot
     gid = await new(t, "toy", "pile:5")
@@ -828,32 +828,10 @@ async def test_a_hung_worker_is_stopped_and_the_decision_tried_again_later_not_w
     assert hung.stopped, "the hung worker was left running"
     import bot.boards
 
-    assert bot.boards._POOL is not hung, "the next job would go to the hung worker again"
+    assert bot.boards._POOLS.get(True) is not hung, "the next job would go to the hung worker again"
     assert t.core.opponent.errors and gid in t.core.opponent.retries
     assert await bot_actions(store, gid) == []
     await t.core.opponent.stop()
-
-
-async def test_a_job_queued_behind_a_hung_one_is_done_by_a_new_worker_not_cancelled(monkeypatch):
-    """Real worker processes: a job that never ends is stopped at its timeout; the decisions queued behind
-    it in the one worker are not lost (they used to be cancelled, and the bot games behind them were never
-    tried again): they are done by the new worker."""
-    import operator
-
-    from bot import boards
-
-    monkeypatch.setattr(boards, "_POOL", None)
-    try:
-        hung = asyncio.ensure_future(boards.in_worker(time.sleep, 3600, timeout=1.0))
-        await asyncio.sleep(0.2)  # the worker has taken the hung job
-        queued = [asyncio.ensure_future(boards.in_worker(operator.add, n, 3, timeout=30.0)) for n in range(4)]
-        with pytest.raises(TimeoutError):
-            await hung
-        assert await asyncio.gather(*queued) == [3, 4, 5, 6]
-    finally:
-        if boards._POOL is not None:
-            boards._POOL.shutdown(wait=False, cancel_futures=True)
-
 
 
 def _nap(seconds: float, tag: str) -> str:
@@ -864,43 +842,58 @@ def _nap(seconds: float, tag: str) -> str:
 
 @pytest.fixture
 async def worker(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Any]:
-    """bot/boards.py with a worker process of its own, started, and stopped after the test."""
+    """bot/boards.py with worker processes of its own, both started, and stopped after the test."""
     from bot import boards
 
-    monkeypatch.setattr(boards, "_POOL", None)
+    monkeypatch.setattr(boards, "_POOLS", {})
     try:
-        await boards.in_worker(_nap, 0.0, "warm")
+        await asyncio.gather(boards.in_worker(_nap, 0.0, "warm"), boards.in_worker(_nap, 0.0, "warm", background=True))
         yield boards
     finally:
-        if boards._POOL is not None:
-            boards._POOL.shutdown(wait=False, cancel_futures=True)
+        for pool in boards._POOLS.values():
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+async def test_a_job_queued_behind_a_hung_one_is_done_by_a_new_worker_not_cancelled(worker):
+    """Real worker processes: a job that never ends is stopped at its timeout; the decisions queued behind
+    it in the one worker are not lost (they used to be cancelled, and the bot games behind them were never
+    tried again): they are done by the new worker."""
+    import operator
+
+    hung = asyncio.ensure_future(worker.in_worker(time.sleep, 3600, timeout=1.0, background=True))
+    await asyncio.sleep(0.2)  # the worker has taken the hung job
+    queued = [asyncio.ensure_future(worker.in_worker(operator.add, n, 3, timeout=30.0, background=True))
+              for n in range(4)]
+    with pytest.raises(TimeoutError):
+        await hung
+    assert await asyncio.gather(*queued) == [3, 4, 5, 6]
 
 
 async def test_a_queue_of_decisions_longer_than_the_timeout_is_not_taken_for_a_hung_worker(worker):
     """After a restart every bot game waits on the one worker at once: the timeout is for a job that hangs,
     so it counts a job's own run, not its wait behind the others (a worker busy with good work was
     stopped, the job it ran lost, and the queue behind it sent to a new worker)."""
-    pool = worker._POOL
+    pool = worker._POOLS[True]
     jobs = [asyncio.ensure_future(worker.in_worker(_nap, 0.5, f"game {n}", timeout=1.5, background=True))
             for n in range(4)]
     assert await asyncio.gather(*jobs) == [f"game {n}" for n in range(4)]
-    assert worker._POOL is pool, "a worker doing good work was stopped"
+    assert worker._POOLS[True] is pool, "a worker doing good work was stopped"
 
 
-async def test_a_job_a_member_waits_on_goes_ahead_of_the_bots_queued_decisions(worker):
+async def test_a_job_a_member_waits_on_never_waits_for_the_bots_decisions(worker):
     """A hint or a replay animation is asked by a member who waits for it; the bot's own decisions can
-    wait a little (an async game): a member's job is the next the worker takes, ahead of the decisions
-    already queued, and the decision it runs now is not interrupted."""
+    take half a minute (Chitin's 3.02 at `hard`) and queue up after a restart. A member's job goes to a
+    worker of its own: done while the bot's decisions are still running and queued, none interrupted."""
     done: list[str] = []
 
-    async def job(tag: str, background: bool) -> None:
-        done.append(await worker.in_worker(_nap, 0.3, tag, background=background))
+    async def job(tag: str, seconds: float, background: bool) -> None:
+        done.append(await worker.in_worker(_nap, seconds, tag, background=background))
 
-    bots = [asyncio.ensure_future(job(f"bot {n}", True)) for n in range(3)]
-    await asyncio.sleep(0.1)  # the worker runs "bot 0"; "bot 1" and "bot 2" wait
-    member = asyncio.ensure_future(job("hint", False))
+    bots = [asyncio.ensure_future(job(f"bot {n}", 0.5, True)) for n in range(3)]
+    await asyncio.sleep(0.1)  # the bot's worker runs "bot 0"; "bot 1" and "bot 2" wait
+    member = asyncio.ensure_future(job("hint", 0.1, False))
     await asyncio.gather(*bots, member)
-    assert done == ["bot 0", "hint", "bot 1", "bot 2"], done
+    assert done == ["hint", "bot 0", "bot 1", "bot 2"], done
 
 
 async def test_a_job_given_up_while_it_waits_its_turn_leaves_the_queue_moving(worker):
