@@ -7,6 +7,8 @@ import asyncio
 import io
 import time
 
+import pytest
+
 from bot import boards
 from bot.commands import make_core
 from bot.console import Console
@@ -31,7 +33,20 @@ async def _others(core: Core, gid: int, stop: asyncio.Event, waits: list[float])
         await asyncio.sleep(0.01)
 
 
-def test_the_loop_keeps_answering_while_the_bot_thinks_at_hard(benchmark, tmp_path):
+async def _replays(core: Core, gid: int, stop: asyncio.Event, drawn: list[int]) -> None:
+    """A spectator's replay animation of the game, drawn again and again in the members' worker."""
+    while not stop.is_set():
+        boards._GIFS.clear()
+        if await boards.render_replay_gif(core, gid, 10 * 1024 * 1024):
+            drawn.append(1)
+
+
+@pytest.mark.parametrize("replays", [False, True], ids=["alone", "with-replays"])
+def test_the_loop_keeps_answering_while_the_bot_thinks_at_hard(benchmark, tmp_path, replays):
+    """``with-replays``: meanwhile the members' worker draws replay animations of the game without a
+    pause, so both workers are busy beside the bot's own process on a 2-core machine."""
+    drawn: list[int] = []
+
     async def go() -> tuple[float, float, float, int]:
         store = await Store.open(tmp_path / f"bot-{time.perf_counter_ns()}.db")
         try:
@@ -42,6 +57,8 @@ def test_the_loop_keeps_answering_while_the_bot_thinks_at_hard(benchmark, tmp_pa
             gid = next(iter(core.live))
             stop, gaps, waits = asyncio.Event(), [], []
             tasks = [asyncio.create_task(_probe(stop, gaps)), asyncio.create_task(_others(core, gid, stop, waits))]
+            if replays:
+                tasks.append(asyncio.create_task(_replays(core, gid, stop, drawn)))
             t0 = time.perf_counter()
             for _ in range(8):  # alice's set-up and first orders, the bot answering each at hard
                 g = core.live[gid]
@@ -59,7 +76,8 @@ def test_the_loop_keeps_answering_while_the_bot_thinks_at_hard(benchmark, tmp_pa
 
     stall, p99, thinking, answered = benchmark.pedantic(lambda: asyncio.run(go()), rounds=1, iterations=1)
     print(f"\nwhile the bot thought at hard for {thinking:.1f} s in all, {answered} other commands were answered: "
-          f"p99 {p99 * 1000:.1f} ms (goal <= 50); longest event-loop stall {stall * 1000:.0f} ms (goal <= 100)")
+          f"p99 {p99 * 1000:.1f} ms (goal <= 50); longest event-loop stall {stall * 1000:.0f} ms (goal <= 100)"
+          + (f"; meanwhile {len(drawn)} replay animations drawn" if replays else ""))
 
 
 
