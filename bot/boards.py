@@ -6,10 +6,9 @@ import asyncio
 import contextlib
 import json
 import multiprocessing
-import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -151,6 +150,9 @@ async def warm_up(core: Core, maps: list[str] | None = None, games: int = WARM_G
     return len(views)
 
 
+REPLAY_TIMEOUT = 300.0
+"""A replay animation that has run this long in the members' worker is taken for a hung worker, which is
+stopped: every later hint and replay would wait behind it."""
 MAX_FRAMES = 120
 """At most this many frames in a replay animation (one a turn; evenly thinned beyond it, the last kept)."""
 _GIFS: OrderedDict[tuple[int, int, int, int], bytes] = OrderedDict()
@@ -210,12 +212,15 @@ def worker_pool(background: bool = False) -> ProcessPoolExecutor:
     return _pool(background)
 
 
-_TURNS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[bool, asyncio.Lock]] = weakref.WeakKeyDictionary()
+_TURNS: dict[asyncio.AbstractEventLoop, dict[bool, asyncio.Lock]] = {}
+"""Each event loop's turns of the two workers (a test runs a loop of its own; the bot one)."""
 
 
 def _turn(background: bool) -> asyncio.Lock:
     """The turn of a worker: its jobs are given to it one at a time, the oldest first."""
     loop = asyncio.get_running_loop()
+    for closed in [old for old in _TURNS if old.is_closed()]:  # a lock holds its loop: let those go
+        del _TURNS[closed]
     return _TURNS.setdefault(loop, {}).setdefault(background, asyncio.Lock())
 
 
@@ -230,12 +235,16 @@ async def in_worker(fn: Callable[..., T], *args: Any, timeout: float | None = No
     take half a minute (Chitin's 3.02 at `hard`). Each worker is given one job at a time, the oldest
     first: the jobs wait for their turn here, not in the pool, so that ``timeout`` counts a job's run
     and not its wait. A job that has run that long is taken for a hung worker, which would hold up every
-    later job: the worker is stopped, the next job gets a new one, and ``TimeoutError`` is raised."""
+    later job: the worker is stopped, the next job gets a new one, and ``TimeoutError`` is raised. A job
+    whose caller gives up (a cancelled task) while it waits is never run; while it runs, its worker is
+    stopped, since nobody waits for what it is doing and the next job would wait behind it."""
     async with _turn(background):
         for attempt in (1, 2):
             pool = _pool(background)
+            job: Future[T] | None = None
             try:
-                return await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(pool, fn, *args), timeout)
+                job = pool.submit(fn, *args)
+                return await asyncio.wait_for(asyncio.wrap_future(job), timeout)
             except TimeoutError:
                 _stop(pool)
                 raise
@@ -243,6 +252,10 @@ async def in_worker(fn: Callable[..., T], *args: Any, timeout: float | None = No
                 _forget(pool)
                 if attempt == 2:
                     raise
+            except asyncio.CancelledError:
+                if job is not None and not job.done() and not job.cancel():  # running
+                    _stop(pool)
+                raise
     raise AssertionError("unreachable")
 
 
@@ -264,7 +277,11 @@ def _stop(pool: Executor) -> None:
 
 
 def reset_pool() -> None:
-    """Forget the worker pools (broken, or shut down): the next job starts new ones."""
+    """Shut the worker pools down (their jobs are left to finish) and forget them: the next job starts
+    new ones."""
+    for pool in list(_POOLS.values()):
+        with contextlib.suppress(Exception):
+            pool.shutdown(wait=False, cancel_futures=True)
     _POOLS.clear()
 
 
@@ -295,7 +312,7 @@ async def render_replay_gif(core: Core, game_id: int, max_bytes: int, max_frames
     _DRAWING.add(game_id)
     try:
         job = (row.config, row.setup_rolls, actions, max_bytes, max_frames)
-        gif = await in_worker(replay_gif_job, *job)
+        gif = await in_worker(replay_gif_job, *job, timeout=REPLAY_TIMEOUT)
     finally:
         _DRAWING.discard(game_id)
     if gif is not None:

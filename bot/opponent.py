@@ -164,8 +164,9 @@ class Opponent:
         self.hinted: OrderedDict[tuple[int, int, int, str], tuple[str, dict[str, Any]]] = OrderedDict()
         """The hints worked out, by (game, branch, action number, seat): the same position's hint again is
         not worked out again (``HINTS_KEPT`` of them)."""
-        self.hinting: dict[tuple[int, str], asyncio.Lock] = {}
-        """One hint at a time per (game, seat): a double click waits for the first, then finds it kept."""
+        self.hinting: dict[tuple[int, str], tuple[asyncio.Lock, list[int]]] = {}
+        """One hint at a time per (game, seat): a double click waits for the first, then finds it kept.
+        With each lock, how many asks hold or wait for it (the entry goes with the last)."""
 
     def is_bot(self, user: str) -> bool:
         """Whether ``user`` (an id, or the console's ``bot``/``@bot``) names the bot."""
@@ -336,14 +337,16 @@ class Opponent:
         seat = next((s for s in seats if s in waiting), None)
         if seat is None:
             raise Refusal(f"game #{g.id} is not waiting on you now, so there is nothing to hint")
-        lock = self.hinting.setdefault((g.id, seat), asyncio.Lock())
+        lock, users = self.hinting.setdefault((g.id, seat), (asyncio.Lock(), [0]))
+        users[0] += 1
         try:
             async with lock:
                 seq, branch = g.seq, g.row.branch
                 raw, stats = await self._hint_of(g, seat)
         finally:
-            if not lock.locked():
-                self.hinting.pop((g.id, seat), None)
+            users[0] -= 1
+            if not users[0]:
+                del self.hinting[(g.id, seat)]
         action = Action.model_validate_json(raw)
         # Stale only if the asker's own decision changed: the other side's sealed steps meanwhile (3.03
         # picks) leave it as it was, and saying "moved on" for them would tell that they were taken.

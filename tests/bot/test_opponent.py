@@ -834,10 +834,18 @@ async def test_a_hung_worker_is_stopped_and_the_decision_tried_again_later_not_w
     await t.core.opponent.stop()
 
 
-def _nap(seconds: float, tag: str) -> str:
-    """A job of the worker that takes ``seconds`` and says which it was."""
+def _nap(seconds: float, tag: str, marks: str | None = None) -> str:
+    """A job of the worker that takes ``seconds`` and says which it was (and, with ``marks``, leaves a
+    file of that name there when it starts, to show that it ran)."""
+    if marks is not None:
+        (Path(marks) / tag).touch()
     time.sleep(seconds)
     return tag
+
+
+def _hang(*_: Any) -> None:
+    """A job that never ends (a replay caught in a loop)."""
+    time.sleep(3600)
 
 
 @pytest.fixture
@@ -889,24 +897,58 @@ async def test_a_job_a_member_waits_on_never_waits_for_the_bots_decisions(worker
     async def job(tag: str, seconds: float, background: bool) -> None:
         done.append(await worker.in_worker(_nap, seconds, tag, background=background))
 
-    bots = [asyncio.ensure_future(job(f"bot {n}", 0.5, True)) for n in range(3)]
+    bots = [asyncio.ensure_future(job(f"bot {n}", 1.0, True)) for n in range(3)]
     await asyncio.sleep(0.1)  # the bot's worker runs "bot 0"; "bot 1" and "bot 2" wait
-    member = asyncio.ensure_future(job("hint", 0.1, False))
+    member = asyncio.ensure_future(job("hint", 0.0, False))
     await asyncio.gather(*bots, member)
     assert done == ["hint", "bot 0", "bot 1", "bot 2"], done
 
 
-async def test_a_job_given_up_while_it_waits_its_turn_leaves_the_queue_moving(worker):
+async def test_a_job_given_up_while_it_waits_its_turn_leaves_the_queue_moving(worker, tmp_path):
     """A command cancelled (the bot stopping, a hint whose member left) while its job waits: the job is
     taken out of the queue and never run, and the jobs behind it still run."""
-    first = asyncio.ensure_future(worker.in_worker(_nap, 0.3, "first", background=True))
+    marks = str(tmp_path)
+    first = asyncio.ensure_future(worker.in_worker(_nap, 0.3, "first", marks, background=True))
     await asyncio.sleep(0.05)
-    given_up = asyncio.ensure_future(worker.in_worker(_nap, 0.3, "given up", background=True))
-    last = asyncio.ensure_future(worker.in_worker(_nap, 0.0, "last", background=True))
+    given_up = asyncio.ensure_future(worker.in_worker(_nap, 0.3, "given up", marks, background=True))
+    last = asyncio.ensure_future(worker.in_worker(_nap, 0.0, "last", marks, background=True))
     await asyncio.sleep(0.05)
     given_up.cancel()
     assert await asyncio.wait_for(asyncio.gather(first, last), 5) == ["first", "last"]
     assert given_up.cancelled()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["first", "last"], "the job given up was run"
+
+
+async def test_a_job_given_up_while_it_runs_stops_its_worker_and_the_next_job_is_not_taken_for_hung(worker):
+    """A running job whose caller gives up goes on in the worker: the next job would wait behind it in
+    the pool, and its timeout would count that wait (a healthy worker stopped as hung, its job lost).
+    The worker of a job given up while it runs is stopped; the next job has a new one and its whole
+    timeout."""
+    pool = worker._POOLS[True]
+    given_up = asyncio.ensure_future(worker.in_worker(_nap, 2.0, "given up", background=True))
+    await asyncio.sleep(0.3)  # it runs
+    given_up.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await given_up
+    assert await worker.in_worker(_nap, 0.1, "next", timeout=1.0, background=True) == "next"
+    assert worker._POOLS[True] is not pool
+
+
+async def test_a_replay_that_hangs_is_stopped_and_hints_and_replays_go_on(worker, store, monkeypatch):
+    """Hints and replay animations share the members' worker: a replay that never ends would keep every
+    later one waiting for good. It is stopped after ``REPLAY_TIMEOUT`` (the transport says the replay
+    could not be drawn) and the next job has a new worker."""
+    t = Table(store)
+    gid = await new(t, "toy", "pile:5")
+    monkeypatch.setattr(worker, "replay_gif_job", _hang)
+    monkeypatch.setattr(worker, "REPLAY_TIMEOUT", 0.5)
+    replay = asyncio.ensure_future(worker.render_replay_gif(t.core, gid, 10**7))
+    done, _ = await asyncio.wait({replay}, timeout=10)
+    assert replay in done, "the hung replay was never stopped"
+    assert isinstance(replay.exception(), TimeoutError)
+    assert not worker.replay_in_progress(gid)
+    assert await asyncio.wait_for(worker.in_worker(_nap, 0.0, "hint"), 10) == "hint"
+    await t.core.opponent.stop()
 
 
 async def _with_worker_recorded(store: Store, monkeypatch: pytest.MonkeyPatch, game: str,
