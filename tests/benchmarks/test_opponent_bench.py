@@ -80,7 +80,6 @@ def test_the_loop_keeps_answering_while_the_bot_thinks_at_hard(benchmark, tmp_pa
           + (f"; meanwhile {len(drawn)} replay animations drawn" if replays else ""))
 
 
-
 async def _play_until_the_bot(core: Core, gid: int, user: str, least: int) -> None:
     """``user`` plays her seat with the easy player, at least ``least`` decisions and then until the game
     waits on the bot alone (which answers in between while it is up)."""
@@ -98,9 +97,9 @@ async def _play_until_the_bot(core: Core, gid: int, user: str, least: int) -> No
 
 def test_a_hint_while_the_bot_thinks_in_many_games_at_hard(benchmark, tmp_path):
     """What a member waits for a hint on a busy day: the bot restarts with ``GAMES`` OneWorld games
-    waiting on it at `hard` in the middle of play, so the one worker has a searched decision of each
-    queued at once; then a member asks for a hint in a game of her own. The hint goes ahead of the queued
-    decisions in a worker of its own (bot/boards.py ``in_worker``): it waits for none of them."""
+    waiting on it at `hard` in the middle of play, so the bot's worker has a searched decision of each
+    queued at once; then a member asks for a hint in a game of her own. The hint goes to the members'
+    worker (bot/boards.py ``in_worker``): it waits for none of the decisions."""
     games = 6
 
     async def go() -> tuple[float, float]:
@@ -135,11 +134,11 @@ def test_a_hint_while_the_bot_thinks_in_many_games_at_hard(benchmark, tmp_path):
             await store.close()
             boards.reset_pool()
         store = await Store.open(db)
-        try:  # the restart: every game is looked at, the worker has six decisions to make
+        try:  # the restart: every game is looked at, the bot's worker has six decisions to make
             core = make_core(store)
             core.opponent.executor = None  # the bot's own worker (bot/boards.py), as in the bot
             console = Console(core, None, io.StringIO(), boards=False)
-            await boards.in_worker(int, 0)  # the worker started
+            await boards.in_worker(int, 0)  # the members' worker started, as in a bot that has run a while
             t0 = time.perf_counter()
             await console.start()
             await asyncio.sleep(0.2)  # the worker has taken the first decision; the others wait
