@@ -15,7 +15,7 @@ from engine.core.hexes import distance
 from engine.core.protocol import Action
 from engine.games.chitin import ai as chitin_ai
 from engine.games.chitin.board import DIRS, Index, geo, in_front
-from engine.games.chitin.combat import stack_parts, unmet
+from engine.games.chitin.combat import attack_choices, battle_odds, battles, stack_parts, unmet
 from engine.games.chitin.state import State
 from tests.chitin.positions import RULES, act, begin, nb, position, put
 
@@ -326,6 +326,36 @@ def test_7_02_7_06_on_a_wide_front_a_stack_makes_the_one_attack_it_must_where_al
         state = new
     assert a.verb == "done" and not unmet(state, Index(state), seat)
     assert [p.on for p in state.plan if p.by == "0412"] == ["0512"]
+
+
+def test_8_015_on_a_wide_front_the_air_units_attack_a_ground_stack_together_where_it_pays() -> None:
+    # Armageddon, Red's attack phase at action 3,002 (found by the soak: easy against easy, seed 49,
+    # which reached the cap): no Basics are left, Red's eight Plunges in 0312 may attack Blue's
+    # stacks in 0112, 0212, 0213 and 0314 (8.015), 32 possible attacks and no ground attack. With
+    # more than 10 possible attacks the policy let air units fight only enemy air units, so it
+    # declared nothing and both sides passed for good. All eight on 0212 attack at 2-1 (RULINGS 1).
+    path = Path(__file__).parent / "positions" / "chitin-armageddon-air-front.json"
+    state = State.model_validate_json(path.read_text())
+    seat = state.active
+    idx = Index(state)
+    pairs = attack_choices(state, idx, seat)
+    assert state.step == "attack" and seat == "Red" and len(pairs) == 32
+    assert all(p.by in state.counters and p.on != "air" for p in pairs)
+    for _ in range(200):
+        legal = RULES.legal_now(state, seat)
+        a = chitin_ai.policy(state, seat, legal)
+        if a.verb == "done":
+            break
+        new, _ = RULES.apply(state, seat, a, FixedDice([]))
+        assert isinstance(new, State)
+        state = new
+    assert a.verb == "done" and not unmet(state, Index(state), seat)
+    flyers = sorted({p.by for p in pairs})
+    assert sorted(p.by for p in state.plan) == flyers
+    assert {p.on for p in state.plan} == {"0212"}
+    (b,) = battles(state, Index(state), seat)
+    lookup, _ = battle_odds(state, Index(state), seat, b)
+    assert lookup.attack / lookup.defence >= 2
 
 
 def test_3_02_hard_weighs_first_move_and_the_end_by_whole_games() -> None:

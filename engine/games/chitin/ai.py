@@ -484,6 +484,28 @@ def _best_plan(state: State, idx: Index, seat: str, pairs: list[Pair], fixed: tu
     return plan
 
 
+def _with_air_strike(state: State, idx: Index, seat: str, plan: list[Pair], pairs: list[Pair]) -> list[Pair]:
+    """``plan`` or, better, ``plan`` with every air unit it leaves free attacking one ground
+    target together (8.015): on a wide front the air units' attacks on the ground are weighed
+    a target at a time, all of them on it, where weighing every split of them would cost too much.
+    Without this, a front of air units over enemy stacks was never attacked from the air, and
+    both sides could pass for good (Armageddon, the soak's seed 49)."""
+    busy = {p.by for p in plan}
+    strikes: dict[str, list[Pair]] = {}
+    for p in pairs:
+        if p.by in state.counters and p.on != "air" and p.by not in busy:
+            strikes.setdefault(p.on, []).append(p)
+    if not strikes:
+        return plan
+    best, (_, best_value, _) = plan, _plan_ok(state, idx, seat, plan)
+    for group in strikes.values():
+        trial = [*plan, *group]
+        ok, value, _ = _plan_ok(state, idx, seat, trial)
+        if ok and value > best_value:
+            best, best_value = trial, value
+    return best
+
+
 def _attack(state: State, seat: str, legal: list[Action]) -> Action:
     idx = Index(state)
     # everything the plan depends on: where each counter stands and faces, its units, whether it is
@@ -501,8 +523,10 @@ def _attack(state: State, seat: str, legal: list[Action]) -> Action:
             # them can drop a stack's whole attack where one of its attacks alone met 7.02 and 7.06
             air = tuple(p for p in pairs if p.by in state.counters and p.on == "air")
             ground = [p for p in pairs if p.by not in state.counters]
-            target = _best_plan(state, idx, seat, ground, air) if len(ground) <= 10 else _best_plan(
-                state, idx, seat, ground + list(air))
+            if len(ground) <= 10:
+                target = _with_air_strike(state, idx, seat, _best_plan(state, idx, seat, ground, air), pairs)
+            else:
+                target = _best_plan(state, idx, seat, ground + list(air))
         else:
             target = _best_plan(state, idx, seat, pairs)
         _PLANS[key] = target
