@@ -497,12 +497,13 @@ def _with_air_strike(state: State, idx: Index, seat: str, plan: list[Pair], pair
             strikes.setdefault(p.on, []).append(p)
     if not strikes:
         return plan
-    best, (_, best_value, _) = plan, _plan_ok(state, idx, seat, plan)
+    ok, value, _ = _plan_ok(state, idx, seat, plan)
+    best, rank = plan, (ok, value)
     for group in strikes.values():
         trial = [*plan, *group]
         ok, value, _ = _plan_ok(state, idx, seat, trial)
-        if ok and value > best_value:
-            best, best_value = trial, value
+        if ok and (ok, value) > rank:  # a plan that stands before one that does not (7.02, 7.06)
+            best, rank = trial, (ok, value)
     return best
 
 
