@@ -305,6 +305,19 @@ def test_3_02_the_bot_takes_first_move_and_moving_second_the_south_end() -> None
         assert s.ends == {low: "south", high: "north"} and s.first == high
 
 
+def _declared(state: State, seat: str) -> State:
+    """``seat``'s attack phase played by the policy to its ``/done``, every obligation met (7.02, 7.06)."""
+    for _ in range(200):
+        a = chitin_ai.policy(state, seat, RULES.legal_now(state, seat))
+        if a.verb == "done":
+            break
+        new, _ = RULES.apply(state, seat, a, FixedDice([]))
+        assert isinstance(new, State)
+        state = new
+    assert a.verb == "done" and not unmet(state, Index(state), seat)
+    return state
+
+
 def test_7_02_7_06_on_a_wide_front_a_stack_makes_the_one_attack_it_must_where_all_three_would_be_worse_than_1_5() -> None:
     # Armageddon, Red's attack phase (found by the soak: easy against easy, seed 110): the stack in
     # 0412 must attack the enemy stack in 0512 in front of it (7.02, 7.03); attacking 0512, 0513 and
@@ -316,15 +329,7 @@ def test_7_02_7_06_on_a_wide_front_a_stack_makes_the_one_attack_it_must_where_al
     state = State.model_validate_json(path.read_text())
     seat = state.active
     assert state.step == "attack" and unmet(state, Index(state), seat)
-    for _ in range(200):
-        legal = RULES.legal_now(state, seat)
-        a = chitin_ai.policy(state, seat, legal)
-        if a.verb == "done":
-            break
-        new, _ = RULES.apply(state, seat, a, FixedDice([]))
-        assert isinstance(new, State)
-        state = new
-    assert a.verb == "done" and not unmet(state, Index(state), seat)
+    state = _declared(state, seat)
     assert [p.on for p in state.plan if p.by == "0412"] == ["0512"]
 
 
@@ -341,15 +346,7 @@ def test_8_015_on_a_wide_front_the_air_units_attack_a_ground_stack_together_wher
     pairs = attack_choices(state, idx, seat)
     assert state.step == "attack" and seat == "Red" and len(pairs) == 32
     assert all(p.by in state.counters and p.on != "air" for p in pairs)
-    for _ in range(200):
-        legal = RULES.legal_now(state, seat)
-        a = chitin_ai.policy(state, seat, legal)
-        if a.verb == "done":
-            break
-        new, _ = RULES.apply(state, seat, a, FixedDice([]))
-        assert isinstance(new, State)
-        state = new
-    assert a.verb == "done" and not unmet(state, Index(state), seat)
+    state = _declared(state, seat)
     flyers = sorted({p.by for p in pairs})
     assert sorted(p.by for p in state.plan) == flyers
     assert {p.on for p in state.plan} == {"0212"}
