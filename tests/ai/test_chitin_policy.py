@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import cast
 
+import pytest
+
 from bot.opponent import reason_of
 from engine.ai.player import decide
 from engine.ai.rng import Rng
@@ -16,7 +18,7 @@ from engine.core.protocol import Action
 from engine.games.chitin import ai as chitin_ai
 from engine.games.chitin.board import DIRS, Index, geo, in_front
 from engine.games.chitin.combat import attack_choices, battle_odds, battles, stack_parts, unmet
-from engine.games.chitin.state import State
+from engine.games.chitin.state import Pair, State
 from tests.chitin.positions import RULES, act, begin, nb, position, put
 
 
@@ -348,11 +350,32 @@ def test_8_015_on_a_wide_front_the_air_units_attack_a_ground_stack_together_wher
     assert all(p.by in state.counters and p.on != "air" for p in pairs)
     state = _declared(state, seat)
     flyers = sorted({p.by for p in pairs})
-    assert sorted(p.by for p in state.plan) == flyers
+    assert len(flyers) == 8 and sorted(p.by for p in state.plan) == flyers
     assert {p.on for p in state.plan} == {"0212"}
     (b,) = battles(state, Index(state), seat)
     lookup, _ = battle_odds(state, Index(state), seat, b)
     assert lookup.attack / lookup.defence >= 2
+
+
+def test_7_02_7_06_an_air_strike_that_makes_the_plan_stand_is_taken_over_a_plan_that_does_not(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The wide front of the test above, with how each plan stands and looks given: the plan
+    # without air attacks leaves an obligation unmet (7.02, 7.06), the eight Plunges on 0212 meet
+    # it at poorer odds, a strike elsewhere looks better and does not stand. A plan that stands
+    # comes first, whatever the odds of one that does not.
+    path = Path(__file__).parent / "positions" / "chitin-armageddon-air-front.json"
+    state = State.model_validate_json(path.read_text())
+    idx = Index(state)
+    pairs = attack_choices(state, idx, state.active)
+
+    def judged(state: State, idx: Index, seat: str, plan: list[Pair]) -> tuple[bool, float, int]:
+        if not plan:
+            return False, 0.0, 1
+        return (True, -1.0, 0) if {p.on for p in plan} == {"0212"} else (False, 5.0, 1)
+
+    monkeypatch.setattr(chitin_ai, "_plan_ok", judged)
+    plan = chitin_ai._with_air_strike(state, idx, state.active, [], pairs)
+    assert len(plan) == 8 and {p.on for p in plan} == {"0212"}
 
 
 def test_3_02_hard_weighs_first_move_and_the_end_by_whole_games() -> None:
