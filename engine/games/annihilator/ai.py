@@ -686,9 +686,6 @@ class AnnihilatorAI(GameAI):
     against the random player (docs/ai.md, "The rollout player and /done"). It now decides the
     Marines' movement and the Annihilator's advances and repairs only (``direct``)."""
 
-    def at(self, level: str) -> GameAI:
-        return HARD_AI if level == "hard" else self
-
     def horizon(self, rules: GameRules, start: BaseModel, state: BaseModel, seat: str) -> bool:
         """A rollout stops one game turn after the decision, at the same step (3.0's sequence):
         the other side's movement and close combat in between, the opponent's answer, are seen."""
@@ -821,21 +818,4 @@ def _value(state: State, a: Action) -> float:
     return value
 
 
-class HardAnnihilatorAI(AnnihilatorAI):
-    """``hard``: the rollout player over the ordering's first eight actions, not four, on the same
-    budget (15 samples of each candidate instead of 30). Five times ``normal``'s samples of the same
-    four candidates won 115 of 200 games against ``normal`` (57.5%). In 32 positions of the
-    Marines' movement, each of eight candidates played 100 to 160 times on common samples and the
-    picks valued on samples they were not chosen by: four candidates of 30 samples chose moves
-    worth 0.003 more than ``normal``'s four of 6 (standard error 0.001), eight of 15 another 0.003
-    (standard error 0.003); the best candidate was beyond the fourth in 10 of the 32 (docs/ai.md,
-    "Annihilator `hard`: eight candidates")."""
-
-    candidates = 8
-
-    def at(self, level: str) -> GameAI:
-        return self
-
-
-HARD_AI = HardAnnihilatorAI()
 GAME_AI = AnnihilatorAI()
