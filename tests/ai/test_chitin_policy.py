@@ -307,6 +307,11 @@ def test_3_02_the_bot_takes_first_move_and_moving_second_the_south_end() -> None
         assert s.ends == {low: "south", high: "north"} and s.first == high
 
 
+def _kept(name: str) -> State:
+    """A position kept from a soak game (tests/ai/positions/NAME.json)."""
+    return State.model_validate_json((Path(__file__).parent / "positions" / f"{name}.json").read_text())
+
+
 def _declared(state: State, seat: str) -> State:
     """``seat``'s attack phase played by the policy to its ``/done``, every obligation met (7.02, 7.06)."""
     for _ in range(200):
@@ -327,8 +332,7 @@ def test_7_02_7_06_on_a_wide_front_a_stack_makes_the_one_attack_it_must_where_al
     # more than 9 possible attacks by dropping attacks one at a time from all of them, which dropped
     # the whole of 0412's attack; with no plan meeting the obligations it stopped the game with an
     # error. The attack on 0512 alone meets them, with the air units fighting the air (8.014).
-    path = Path(__file__).parent / "positions" / "chitin-armageddon-wide-front.json"
-    state = State.model_validate_json(path.read_text())
+    state = _kept("chitin-armageddon-wide-front")
     seat = state.active
     assert state.step == "attack" and unmet(state, Index(state), seat)
     state = _declared(state, seat)
@@ -341,8 +345,7 @@ def test_8_015_on_a_wide_front_the_air_units_attack_a_ground_stack_together_wher
     # stacks in 0112, 0212, 0213 and 0314 (8.015), 32 possible attacks and no ground attack. With
     # more than 10 possible attacks the policy let air units fight only enemy air units, so it
     # declared nothing and both sides passed for good. All eight on 0212 attack at 2-1 (RULINGS 1).
-    path = Path(__file__).parent / "positions" / "chitin-armageddon-air-front.json"
-    state = State.model_validate_json(path.read_text())
+    state = _kept("chitin-armageddon-air-front")
     seat = state.active
     idx = Index(state)
     pairs = attack_choices(state, idx, seat)
@@ -363,8 +366,7 @@ def test_7_02_7_06_an_air_strike_that_makes_the_plan_stand_is_taken_over_a_plan_
     # without air attacks leaves an obligation unmet (7.02, 7.06), the eight Plunges on 0212 meet
     # it at poorer odds, a strike elsewhere looks better and does not stand. A plan that stands
     # comes first, whatever the odds of one that does not.
-    path = Path(__file__).parent / "positions" / "chitin-armageddon-air-front.json"
-    state = State.model_validate_json(path.read_text())
+    state = _kept("chitin-armageddon-air-front")
     idx = Index(state)
     pairs = attack_choices(state, idx, state.active)
 
