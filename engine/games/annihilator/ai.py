@@ -686,6 +686,9 @@ class AnnihilatorAI(GameAI):
     against the random player (docs/ai.md, "The rollout player and /done"). It now decides the
     Marines' movement and the Annihilator's advances and repairs only (``direct``)."""
 
+    def at(self, level: str) -> GameAI:
+        return HARD_AI if level == "hard" else self
+
     def horizon(self, rules: GameRules, start: BaseModel, state: BaseModel, seat: str) -> bool:
         """A rollout stops one game turn after the decision, at the same step (3.0's sequence):
         the other side's movement and close combat in between, the opponent's answer, are seen."""
@@ -818,4 +821,25 @@ def _value(state: State, a: Action) -> float:
     return value
 
 
+class HardAnnihilatorAI(AnnihilatorAI):
+    """``hard``: the rollouts play the Security Robots as the bot plays them (``bot_policy``: ganging
+    up, the Mind Weapon by threat), not as the greedy player (``rollout_policy``). The robots the bot
+    meets as the Marines at ``hard`` are then those its rollouts foresee when its opponent plays as
+    the bot does (or better), and as the Annihilator its advances and repairs are weighed with its
+    own later movement and close combat as it will play them (docs/ai.md, "Annihilator `hard`:
+    rollouts that play the robots as the bot does"). ``normal`` keeps ``rollout_policy``: against
+    the greedy Annihilator, which does not gang up, ganging robots in the rollouts cost the Marines
+    games (docs/ai.md, "Robots that gang up")."""
+
+    def at(self, level: str) -> GameAI:
+        return self
+
+    def playout(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action:
+        s = cast(State, state)
+        if rng.random() < 0.05 and s.step not in ("deploy", "h_demo"):
+            return rng.choice(legal)
+        return bot_policy(s, seat, legal)
+
+
 GAME_AI = AnnihilatorAI()
+HARD_AI = HardAnnihilatorAI()
