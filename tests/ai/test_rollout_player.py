@@ -297,24 +297,27 @@ def test_7_1_the_bot_s_security_robots_gang_up_where_the_greedy_robots_come_one_
     assert min(odds["bot"]) >= 1 and max(odds["bot"]) >= 2, odds
 
 
-def test_7_1_hard_s_rollouts_move_the_robots_as_the_bot_does_and_normal_s_as_the_greedy_player() -> None:
-    # docs/ai.md, "Annihilator `hard`: rollouts that play the robots as the bot does": at `hard` the
-    # rollouts' Security Robots gang up (`bot_policy`), at `normal` they come as the greedy player's
+def test_7_1_the_hard_annihilator_s_rollouts_move_the_robots_as_the_bot_does_the_others_as_the_greedy_player() -> None:
+    # docs/ai.md, "Annihilator `hard`: rollouts that play the robots as the bot does": when the bot
+    # is the Annihilator at `hard`, its rollouts' Security Robots gang up (`bot_policy`); at
+    # `normal`, and as the Marines at every level, they come as the greedy player's
     t = _robots_to_move()
     s = cast(AnnihilatorState, t.state)
     legal = t.rules.legal_now(s, "Annihilator")
     ganged, greedy = bot_policy(s, "Annihilator", legal), rollout_policy(s, "Annihilator", legal)
     assert ganged.key() != greedy.key()
-    hard = ANNIHILATOR_AI.at("hard")
-    assert hard is not ANNIHILATOR_AI and hard.at("hard") is hard
-    assert ANNIHILATOR_AI.at("normal") is ANNIHILATOR_AI and ANNIHILATOR_AI.at("easy") is ANNIHILATOR_AI
+    hard = ANNIHILATOR_AI.at("hard", "Annihilator")
+    assert hard is not ANNIHILATOR_AI and hard.at("hard", "Annihilator") is hard
+    assert ANNIHILATOR_AI.at("hard", "Marines") is ANNIHILATOR_AI
+    assert all(ANNIHILATOR_AI.at(level, seat) is ANNIHILATOR_AI for level in ("easy", "normal")
+               for seat in ("Marines", "Annihilator"))
     rngs = [Rng(f"robots-{i}") for i in range(40)]
     by_hard = Counter(hard.playout(t.rules, s, "Annihilator", legal, r.copy()).key() for r in rngs)
     by_normal = Counter(ANNIHILATOR_AI.playout(t.rules, s, "Annihilator", legal, r.copy()).key() for r in rngs)
     # the same 40 random streams: a few take a random legal action (5%), the rest the policy's
     assert by_hard[ganged.key()] >= 34 and by_hard[greedy.key()] <= 3, by_hard
     assert by_normal[greedy.key()] >= 34 and by_normal[ganged.key()] <= 3, by_normal
-    # the Marines move alike at both levels (ganging is the robots' only)
+    # the Marines' own moves are alike in both (ganging is the robots' only)
     t2 = drive(Table("annihilator", "standard", dice_seed="apart"),
                lambda t: cast(AnnihilatorState, t.state).step == "h_move" and cast(AnnihilatorState, t.state).turn >= 1)
     m_legal = t2.rules.legal_now(t2.state, "Marines")
