@@ -52,11 +52,9 @@ class GameAI:
     game_cap = 3000
     """The most actions a whole game of ``deep`` plays on before the evaluation values it."""
 
-    def at(self, level: str, seat: str = "") -> GameAI:
-        """The player for ``level`` playing ``seat``: this one, unless the game gives a level (or a
-        level and a seat) its own: OneWorld's ``hard`` is a rollout player that weighs the
-        opponent's next accost; the Annihilator's rollouts at ``hard`` move the robots as the bot
-        does when the bot is the Annihilator."""
+    def at(self, level: str) -> GameAI:
+        """The player for ``level``: this one, unless the game gives a level its own (OneWorld's
+        ``hard`` weighs the opponent's next accost, an evaluation the lower budget does not have)."""
         return self
 
     def deep(self, rules: GameRules, state: BaseModel, seat: str) -> bool:

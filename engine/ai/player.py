@@ -82,7 +82,7 @@ def decide(
     if information.game != rules.name:
         raise BadArguments(f"this information is about {information.game}, not {game}")
     budget_of(level, game_ai(rules))  # an unknown level is refused before anything else
-    ai = game_ai(rules).at(level, information.seat)
+    ai = game_ai(rules).at(level)
     rng = Rng(f"{seed}:{information.seat}:{information.action_no}")
     seat = information.seat
     state = determinize(rules, ai, information, rng.fork("root"))

@@ -194,9 +194,7 @@ def test_10_4_hard_sees_a_god_one_move_from_an_enemy_blade_and_normal_does_not()
     # the two hexes between (it halts there to fight, 8.1) or in its own (an attack)
     assert through == set(line)
     assert 0 < chance <= 1
-    for side in ("", "BORG", "CHEZ"):
-        assert GAME_AI.at("hard", side) is HARD_AI and GAME_AI.at("normal", side) is GAME_AI
-        assert GAME_AI.at("easy", side) is GAME_AI
+    assert GAME_AI.at("hard") is HARD_AI and GAME_AI.at("normal") is GAME_AI and GAME_AI.at("easy") is GAME_AI
     # the side moving now is the seat: the other side's Blade may accost in its next movement
     assert HARD_AI.evaluate(None, pos, seat) < GAME_AI.evaluate(None, pos, seat)  # type: ignore[arg-type]
     assert score(pos, seat) + _threats(pos, seat) == pytest.approx(score(pos, seat) - ACCOST_NEXT * chance)

@@ -28,7 +28,6 @@ from engine.games.annihilator.ai import (
     bot_policy,
     policy,
     ring_deployment,
-    rollout_policy,
 )
 from engine.games.annihilator.ai import GAME_AI as ANNIHILATOR_AI
 from engine.games.annihilator.flow import TURN_ORDER
@@ -267,22 +266,16 @@ def test_7_1_7_2_the_bot_s_marines_keep_apart_where_the_greedy_marines_march_in_
     assert stacks == {"greedy": [3, 3, 3], "bot": [1] * 9}
 
 
-def _robots_to_move() -> Table:
-    """The first Annihilator movement of a game of the greedy robots against Marines keeping apart."""
-    t = Table("annihilator", "standard", dice_seed="together")
-    while cast(AnnihilatorState, t.state).step != "a_move":
-        seat = t.rules.pending_now(t.state)[0].seat
-        t.play(seat, policy(cast(AnnihilatorState, t.state), seat, t.rules.legal_now(t.state, seat),
-                            apart=APART if seat == "Marines" else 0.0))
-    return t
-
-
 def test_7_1_the_bot_s_security_robots_gang_up_where_the_greedy_robots_come_one_at_a_time() -> None:
     # A robot alone attacks a lone Assault Squad at 1-2 (3 against 4) and falls to its answer at 2-1;
     # a D or X falls on every unit of the hex (7.1). The bot's robots first gang up, as many as reach
     # a Marine for 2-1 or better, or for 1-2 or better near a firing spot (docs/ai.md, "Robots that
     # gang up"); the greedy player's robots come one by one to the nearest Marines
-    t = _robots_to_move()
+    t = Table("annihilator", "standard", dice_seed="together")
+    while cast(AnnihilatorState, t.state).step != "a_move":
+        seat = t.rules.pending_now(t.state)[0].seat
+        t.play(seat, policy(cast(AnnihilatorState, t.state), seat, t.rules.legal_now(t.state, seat),
+                            apart=APART if seat == "Marines" else 0.0))
     s = cast(AnnihilatorState, t.state)
     assert max(Counter(u.hex for u in s.side_units("Marines")).values()) == 1  # Marines that keep apart
     odds: dict[str, list[float]] = {}
@@ -295,34 +288,6 @@ def test_7_1_the_bot_s_security_robots_gang_up_where_the_greedy_robots_come_one_
     assert len(odds["greedy"]) >= 4 and min(odds["greedy"]) < 1 and max(odds["greedy"]) < 2, odds
     # the bot: no robot alone against an Assault Squad, and a fight at 2-1
     assert min(odds["bot"]) >= 1 and max(odds["bot"]) >= 2, odds
-
-
-def test_7_1_the_hard_annihilator_s_rollouts_move_the_robots_as_the_bot_does_the_others_as_the_greedy_player() -> None:
-    # docs/ai.md, "Annihilator `hard`: rollouts that play the robots as the bot does": when the bot
-    # is the Annihilator at `hard`, its rollouts' Security Robots gang up (`bot_policy`); at
-    # `normal`, and as the Marines at every level, they come as the greedy player's
-    t = _robots_to_move()
-    s = cast(AnnihilatorState, t.state)
-    legal = t.rules.legal_now(s, "Annihilator")
-    ganged, greedy = bot_policy(s, "Annihilator", legal), rollout_policy(s, "Annihilator", legal)
-    assert ganged.key() != greedy.key()
-    hard = ANNIHILATOR_AI.at("hard", "Annihilator")
-    assert hard is not ANNIHILATOR_AI and hard.at("hard", "Annihilator") is hard
-    assert ANNIHILATOR_AI.at("hard", "Marines") is ANNIHILATOR_AI
-    assert all(ANNIHILATOR_AI.at(level, seat) is ANNIHILATOR_AI for level in ("easy", "normal")
-               for seat in ("Marines", "Annihilator"))
-    rngs = [Rng(f"robots-{i}") for i in range(40)]
-    by_hard = Counter(hard.playout(t.rules, s, "Annihilator", legal, r.copy()).key() for r in rngs)
-    by_normal = Counter(ANNIHILATOR_AI.playout(t.rules, s, "Annihilator", legal, r.copy()).key() for r in rngs)
-    # the same 40 random streams: a few take a random legal action (5%), the rest the policy's
-    assert by_hard[ganged.key()] >= 34 and by_hard[greedy.key()] <= 3, by_hard
-    assert by_normal[greedy.key()] >= 34 and by_normal[ganged.key()] <= 3, by_normal
-    # the Marines' own moves are alike in both (ganging is the robots' only)
-    t2 = drive(Table("annihilator", "standard", dice_seed="apart"),
-               lambda t: cast(AnnihilatorState, t.state).step == "h_move" and cast(AnnihilatorState, t.state).turn >= 1)
-    m_legal = t2.rules.legal_now(t2.state, "Marines")
-    assert ([hard.playout(t2.rules, t2.state, "Marines", m_legal, r.copy()).key() for r in rngs]
-            == [ANNIHILATOR_AI.playout(t2.rules, t2.state, "Marines", m_legal, r.copy()).key() for r in rngs])
 
 
 def test_5_4_the_bot_s_repairbots_step_into_the_way_of_marines_with_a_charge() -> None:

@@ -686,9 +686,6 @@ class AnnihilatorAI(GameAI):
     against the random player (docs/ai.md, "The rollout player and /done"). It now decides the
     Marines' movement and the Annihilator's advances and repairs only (``direct``)."""
 
-    def at(self, level: str, seat: str = "") -> GameAI:
-        return HARD_AI if level == "hard" and seat == ROBOTS else self
-
     def horizon(self, rules: GameRules, start: BaseModel, state: BaseModel, seat: str) -> bool:
         """A rollout stops one game turn after the decision, at the same step (3.0's sequence):
         the other side's movement and close combat in between, the opponent's answer, are seen."""
@@ -821,24 +818,4 @@ def _value(state: State, a: Action) -> float:
     return value
 
 
-class HardAnnihilatorAI(AnnihilatorAI):
-    """``hard`` as the Annihilator: the rollouts play the Security Robots as the bot plays them
-    (``bot_policy``: ganging up, the Mind Weapon by threat), not as the greedy player
-    (``rollout_policy``), so its advances and repairs (the decisions it searches) are weighed with
-    its own later movement and close combat as it will play them. The bot as the Marines keeps the
-    greedy robots in its rollouts at every level: with ganging robots there it won fewer games, both
-    against the greedy Annihilator and against ``normal``'s, which gangs up (docs/ai.md, "Robots
-    that gang up" and "Annihilator `hard`: rollouts that play the robots as the bot does")."""
-
-    def at(self, level: str, seat: str = "") -> GameAI:
-        return self
-
-    def playout(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action:
-        s = cast(State, state)
-        if rng.random() < 0.05 and s.step not in ("deploy", "h_demo"):
-            return rng.choice(legal)
-        return bot_policy(s, seat, legal)
-
-
 GAME_AI = AnnihilatorAI()
-HARD_AI = HardAnnihilatorAI()

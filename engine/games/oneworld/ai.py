@@ -262,7 +262,7 @@ class OneWorldAI(GameAI):
     visits were spread evenly and the most visited child was the ordering's first by the tie rule;
     against greedy, seeds 0-59: 41 of 60 won with 0.7, 47 of 60 with 0.15 (docs/ai.md)."""
 
-    def at(self, level: str, seat: str = "") -> GameAI:
+    def at(self, level: str) -> GameAI:
         return HARD_AI if level == "hard" else self
 
     def evaluate(self, rules: GameRules, state: BaseModel, seat: str) -> float:
@@ -409,7 +409,7 @@ class HardOneWorldAI(OneWorldAI):
     candidates = 8
     horizon_cap = 160
 
-    def at(self, level: str, seat: str = "") -> GameAI:
+    def at(self, level: str) -> GameAI:
         return self
 
     def horizon(self, rules: GameRules, start: BaseModel, state: BaseModel, seat: str) -> bool:
