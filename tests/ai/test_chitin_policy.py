@@ -159,6 +159,23 @@ def test_6_083_late_in_a_game_the_patient_warrior_goes_for_fighters_not_lone_wor
         assert distance(to, towards) < distance(g.hex_of["0808"], towards) - 2
 
 
+def test_4_04_6_082_after_stall_turns_the_patient_players_warriors_move_up_to_the_last_chit_instead_of_waiting_for_ever() -> None:
+    """The advanced game ends when the original chits are off the map (4.04). Kept from a game of
+    ``hard`` (Blue) against ``normal`` in the Advanced scenario (dice seed league-chitin-advanced-3)
+    at player-turn 159: chit F lies in 0512 between Blue's Workers in 0513 and 0612 and Red's
+    Gantua in 0411; a Worker may not enter an enemy zone of control without a friendly fighter
+    (6.082), and no warrior would end its move next to the other side's at the odds it waits for
+    (``WAIT``), so both sides passed every turn from player-turn 101 on. After ``STALL`` the warriors
+    no longer wait, and Blue moves (played on, the game ends at player-turn 184, 4.04)."""
+    state = _kept("chitin-advanced-standoff")
+    seat = state.active
+    assert (seat, state.step, state.turn) == ("Blue", "move", 159) and state.turn > chitin_ai.STALL
+    a = chitin_ai.tactics(state, seat, RULES.legal_now(state, seat))
+    assert a.verb in ("move", "charge"), a.text()
+    waiting = state.model_copy(update={"turn": chitin_ai.STALL})
+    assert chitin_ai.tactics(waiting, seat, RULES.legal_now(waiting, seat)).verb == "done"
+
+
 def test_6_0_7_07_normal_moves_by_tactics_and_takes_the_overrun_the_tree_passed_by() -> None:
     """Chitin's movement (6.0) is ``tactics``'s at every level: the tree, whose playouts end
     before the other side answers, chose a march elsewhere in this position (a Learning game of

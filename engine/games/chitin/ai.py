@@ -597,6 +597,12 @@ and for class (7.042) reaches this times its defence."""
 LATE = 40
 """The player-turn after which it no longer chases lone Workers (``_move``): when each side has a
 warrior left at the other's end killing every Worker that enters there, no chit is ever fetched."""
+STALL = 100
+"""The player-turn after which the patient player's warriors no longer wait for odds (``WAIT``)
+before ending a move next to an enemy stack (``_patient_move``): with both sides' last warriors
+waiting beside the last chit, whose zones of control kept each side's Workers from it (6.082),
+both sides passed for ever and the game (it ends when the chits are off the map, 4.04) never
+ended (docs/ai.md, "Chitin Advanced: the game that did not end")."""
 ENTRY = 6
 """After ``LATE``, in Learning and Basic, a Worker waits beyond its end while an enemy fighter
 stands within this many hexes of where it would enter (6.01), a move and an overrun (7.07) away;
@@ -708,7 +714,7 @@ def _patient_move(state: State, seat: str, legal: list[Action]) -> Action:
     stay = {cid for cid, to in plan.items() if state.counters[cid].hex == to}
     stay |= {state.counters[cid].hex for cid in stay}
     rest = [a for a in legal if not (a.verb in ("move", "charge", "face") and str(a.args.get("stack")) in stay)]
-    return _move(state, seat, rest or legal, standoff=WAIT)
+    return _move(state, seat, rest or legal, standoff=WAIT if state.turn <= STALL else 0.0)
 
 
 def _patient_face(state: State, seat: str, legal: list[Action]) -> Action:
