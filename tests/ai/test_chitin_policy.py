@@ -166,7 +166,7 @@ def test_4_04_6_082_after_stall_turns_the_patient_players_warriors_move_up_to_th
     Gantua in 0411; a Worker may not enter an enemy zone of control without a friendly fighter
     (6.082), and no warrior would end its move next to the other side's at the odds it waits for
     (``WAIT``), so both sides passed every turn from player-turn 101 on. After ``STALL`` the warriors
-    no longer wait, and Blue moves (played on, the game ends at player-turn 184, 4.04)."""
+    no longer wait, and Blue moves (played on, the game ends at player-turn 172, 4.04)."""
     state = _kept("chitin-advanced-standoff")
     seat = state.active
     assert (seat, state.step, state.turn) == ("Blue", "move", 159) and state.turn > chitin_ai.STALL

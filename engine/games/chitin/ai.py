@@ -224,8 +224,8 @@ def _claims(state: State, idx: Index, seat: str) -> dict[str, str]:
 
 def _move(state: State, seat: str, legal: list[Action], standoff: float = 0.0) -> Action:
     """The policy's next move. With ``standoff``, a warrior does not end its move next to an enemy
-    stack unless its own strength is at least ``standoff`` times that stack's defence (the patient
-    player's waiting, ``tactics``)."""
+    stack unless its own strength is at least ``standoff`` times that stack's defence, up to
+    player-turn ``STALL`` (the patient player's waiting, ``tactics``)."""
     g = geo()
     idx = Index(state)
     overruns = [a for a in legal if a.verb == "overrun"]
@@ -352,7 +352,7 @@ def _move(state: State, seat: str, legal: list[Action], standoff: float = 0.0) -
         if not enemies:
             d = max(d, 2)
         bonus = -0.5 if verb == "charge" else 0.0
-        if standoff and d == 1 and strength(c) < standoff * min(
+        if standoff and d == 1 and state.turn <= STALL and strength(c) < standoff * min(
                 sum(defence(x) for x in idx.ground[e]) for e in enemies if distance(here, e) == 1):
             bonus += 5.0  # 7.02: next to it, it must attack it, and at poor odds
         return d + (3 if to in chit_hexes else 0) + bonus
@@ -599,7 +599,7 @@ LATE = 40
 warrior left at the other's end killing every Worker that enters there, no chit is ever fetched."""
 STALL = 100
 """The player-turn after which the patient player's warriors no longer wait for odds (``WAIT``)
-before ending a move next to an enemy stack (``_patient_move``): with both sides' last warriors
+before ending a move next to an enemy stack (``_move``; its other ways of waiting stay): with both sides' last warriors
 waiting beside the last chit, whose zones of control kept each side's Workers from it (6.082),
 both sides passed for ever and the game (it ends when the chits are off the map, 4.04) never
 ended (docs/ai.md, "Chitin Advanced: the game that did not end")."""
@@ -714,7 +714,7 @@ def _patient_move(state: State, seat: str, legal: list[Action]) -> Action:
     stay = {cid for cid, to in plan.items() if state.counters[cid].hex == to}
     stay |= {state.counters[cid].hex for cid in stay}
     rest = [a for a in legal if not (a.verb in ("move", "charge", "face") and str(a.args.get("stack")) in stay)]
-    return _move(state, seat, rest or legal, standoff=WAIT if state.turn <= STALL else 0.0)
+    return _move(state, seat, rest or legal, standoff=WAIT)
 
 
 def _patient_face(state: State, seat: str, legal: list[Action]) -> Action:
