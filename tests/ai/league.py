@@ -12,6 +12,7 @@ stopped loses only the games under way, and the figures are the same as from one
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import math
@@ -91,10 +92,32 @@ def _of_another_game(f: Path, root: Path, game: str | None) -> bool:
                for part in f.relative_to(root).parts for other in GAMES if other != game)
 
 
+def _meaning(f: Path) -> bytes:
+    """What a file of the code does: a Python file's syntax tree without its docstrings (every
+    string standing alone as a statement), so comments, docstrings and layout are left out and a
+    pointer to the docs can be mended without playing the stored games again; any other file, or
+    one that does not parse, by its bytes."""
+    data = f.read_bytes()
+    if f.suffix != ".py":
+        return data
+    try:
+        tree = ast.parse(data)
+    except SyntaxError:
+        return data
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list):
+            kept = [s for s in body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)
+                                            and isinstance(s.value.value, str))]
+            node.body = kept or [ast.Pass()]  # type: ignore[attr-defined]
+    return ast.dump(tree).encode()
+
+
 def fingerprint(root: Path = ROOT, game: str | None = None) -> str:
-    """A hash of every file of ``CODE`` (paths and contents): any change of the code gives another.
-    With ``game``, the files of the other games are left out: a change to one game's rules or
-    player keeps the stored results of the others (the engine's shared code counts for all)."""
+    """A hash of every file of ``CODE`` (paths and what each does, ``_meaning``): any change of the
+    code gives another, a change of its comments or docstrings does not. With ``game``, the files
+    of the other games are left out: a change to one game's rules or player keeps the stored
+    results of the others (the engine's shared code counts for all)."""
     h = hashlib.sha256()
     for part in CODE:
         top = root / part
@@ -102,7 +125,7 @@ def fingerprint(root: Path = ROOT, game: str | None = None) -> str:
         for f in files:
             if "__pycache__" in f.parts or f.suffix == ".pyc" or _of_another_game(f, root, game):
                 continue
-            h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+            h.update(f.relative_to(root).as_posix().encode() + b"\0" + _meaning(f) + b"\0")
     return h.hexdigest()[:16]
 
 

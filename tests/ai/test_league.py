@@ -108,6 +108,28 @@ def test_the_code_fingerprint_changes_with_any_file_of_the_code(tmp_path: Path) 
     assert league.fingerprint(tmp_path) not in (before, with_data)
 
 
+def test_comments_and_docstrings_are_not_the_code_of_the_fingerprint(tmp_path: Path) -> None:
+    """A result depends on what the code does, not on what it says about itself: a comment, a
+    docstring or a line break changed keeps the stored games; a constant, a name or a string the
+    code uses changes them. (A docstring is any string standing alone as a statement.)"""
+    (tmp_path / "engine").mkdir()
+    rules = tmp_path / "engine/rules.py"
+    rules.write_text('"""Rules."""\nMP = 4  # movement points\n"""MP is 4 (6.1)."""\n\n\n'
+                     'def f(x):\n    """Twice."""\n    return 2 * x\n')
+    before = league.fingerprint(tmp_path)
+    rules.write_text('"""Rules, see docs/ai-measurements.md."""\n\nMP = (\n    4\n)\n'
+                     '"""MP (6.1)."""\n\ndef f(x):\n    # twice\n    return 2 * x\n')
+    assert league.fingerprint(tmp_path) == before
+    for changed in ('MP = 5\ndef f(x):\n    return 2 * x\n', 'MP = 4\ndef f(y):\n    return 2 * y\n',
+                    'MP = 4\nNAME = "MP"\ndef f(x):\n    return 2 * x\n'):
+        rules.write_text(changed)
+        assert league.fingerprint(tmp_path) != before, changed
+    rules.write_text("MP = (4\n")  # a file that does not parse still counts, by its bytes
+    broken = league.fingerprint(tmp_path)
+    rules.write_text("MP = (5\n")
+    assert league.fingerprint(tmp_path) != broken
+
+
 def test_a_game_s_fingerprint_leaves_out_the_other_games_files_only(tmp_path: Path) -> None:
     files = ["engine/ai/search.py", "engine/games/chitin/ai.py", "engine/games/oneworld/ai.py",
              "data/maps/chitin.json", "data/maps/oneworld.json", "data/tables/chitin-crt.json",
