@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from bot import lifecycle, moderation
@@ -29,3 +30,51 @@ def test_the_readme_quick_start_is_the_ci_command():
     assert ci == "make test"
     readme = (ROOT / "README.md").read_text()
     assert "make run" in readme and "make test" in readme
+
+
+# -- references to a section of the docs -------------------------------------------------------
+#
+# Code and docs point at a section as ``docs/ai-measurements.md, "The soak"`` (a heading, or a paragraph's bold
+# label such as ``**Budgets.**``; the quoted words may be the start of it), and a doc at its own
+# sections as ``"The soak" above``. A section renamed or moved leaves such a pointer dangling.
+
+_QUOTE = r'"([^"]{1,160})"'
+_TO_SELF = re.compile(_QUOTE + r"\s+(?:above|below)\b")
+
+
+def _flat(text: str) -> str:
+    """One line, code marks dropped: ``The rollout player and /done`` names "... and `/done`"."""
+    return " ".join(re.sub(r"\n[ \t]*#?[ \t]*", " ", text).replace("`", "").split())
+
+
+def _sections(path: Path) -> list[str]:
+    """The headings and bold paragraph labels of a markdown file, flattened."""
+    text = path.read_text()
+    heads = [m.group(1) for m in re.finditer(r"^#{1,6} (.+)$", text, re.M)]
+    labels = [m.group(1) for m in re.finditer(r"(?:^|\n\n)\*\*([^*]+?)\*\*", text)]
+    return [_flat(h) for h in heads + labels]
+
+
+def _references() -> list[tuple[str, str, str]]:
+    """(where, doc, quoted section) for every pointer to a section of a doc."""
+    found = []
+    files = [p for d in ("engine", "bot", "render", "tests") for p in (ROOT / d).rglob("*.py")]
+    files += list((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
+    for path in files:
+        text = path.read_text()
+        where = str(path.relative_to(ROOT))
+        for m in re.finditer(r"(docs/[a-z-]+\.md),[ \t]*\n?[ \t]*#?[ \t]*" + _QUOTE, text):
+            found.append((where, m.group(1), _flat(m.group(2))))
+        if path.suffix == ".md" and path.parent.name == "docs":
+            for m in _TO_SELF.finditer(text):
+                found.append((where, f"docs/{path.name}", _flat(m.group(1))))
+    return found
+
+
+def test_every_pointer_to_a_section_of_the_docs_names_one_that_is_there():
+    refs = _references()
+    assert len(refs) > 40  # the pattern still finds the pointers the code and docs hold
+    sections = {doc: _sections(ROOT / doc) for doc in {r[1] for r in refs}}
+    dangling = [f'{where}: {doc}, "{quoted}"' for where, doc, quoted in refs
+                if not any(s.startswith(quoted) for s in sections[doc])]
+    assert not dangling, "pointers to no section:\n" + "\n".join(dangling)

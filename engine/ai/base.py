@@ -99,7 +99,7 @@ class GameAI:
         """The action for a decision the game plays without searching, or None to search.
 
         For decisions whose consequences lie beyond what a playout and the evaluation see, where
-        the search's choice is worse than the game's own tactics (Chitin's movement: docs/ai.md,
+        the search's choice is worse than the game's own tactics (Chitin's movement: docs/ai-measurements.md,
         "The search and Chitin's movement"). ``state`` is determinized, as for ``secret``.
         """
         return None

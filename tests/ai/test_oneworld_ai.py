@@ -1,5 +1,5 @@
 """OneWorld's evaluation, move ordering and set-up for the bot (engine/games/oneworld/ai.py;
-docs/ai.md, "OneWorld: combats at their expectation, and a forward set-up"): combats still to be
+docs/ai-measurements.md, "OneWorld: combats at their expectation, and a forward set-up"): combats still to be
 fought and accosts under way count at their expectation, an attack near the bot's own god is among
 the moves the search looks at, and the Children are set up as far forward as 3.3 allows."""
 

@@ -154,7 +154,7 @@ def test_the_rollout_player_weighs_only_actions_the_seat_may_take_now() -> None:
 def test_5_1_while_the_policy_still_moves_a_unit_the_annihilator_rollout_player_weighs_moves_not_done() -> None:
     # /done ends the movement of every unit not yet moved (5.1); weighed against one unit's moves
     # over a one-turn rollout it won for standing still, and Marines who stood still drew against
-    # the random player (docs/ai.md, "The rollout player and /done"): it comes last in the ordering
+    # the random player (docs/ai-measurements.md, "The rollout player and /done"): it comes last in the ordering
     moving = 0
     t = Table("annihilator", "standard", dice_seed="stand-still")
     for _ in range(3):
@@ -193,7 +193,7 @@ def _bot_decisions(t: Table, steps: tuple[str, ...]) -> dict[str, tuple[str, Act
 
 def test_5_0_7_1_7_2_the_annihilator_s_movement_and_both_sides_close_combat_are_the_policy_s() -> None:
     # Against the greedy Marines the policy alone won more games as the Annihilator than the
-    # rollout player, and the search's choices in close combat cost the most (docs/ai.md, "The
+    # rollout player, and the search's choices in close combat cost the most (docs/ai-measurements.md, "The
     # Annihilator: the policy where the search lost"): there the bot plays the policy's action
     found = _bot_decisions(Table("annihilator", "standard", dice_seed="robots-direct"),
                            ("a_move", "a_combat", "h_move", "h_combat"))
@@ -251,7 +251,7 @@ def _step_by(t: Table, seat: str, pick: Callable[[AnnihilatorState, str, list[Ac
 
 def test_7_1_7_2_the_bot_s_marines_keep_apart_where_the_greedy_marines_march_in_stacks() -> None:
     # A Mind Weapon strike (7.2) and a robots' attack (7.1) fall on every Marine of the hex: the
-    # bot's Marines end their moves apart (docs/ai.md, "The Marines apart"); the greedy player of
+    # bot's Marines end their moves apart (docs/ai-measurements.md, "The Marines apart"); the greedy player of
     # tests/support keeps the policy without it and marches in the three stacks it landed in (4.2)
     t = drive(Table("annihilator", "standard", dice_seed="apart"),
               lambda t: cast(AnnihilatorState, t.state).step == "h_move" and cast(AnnihilatorState, t.state).turn >= 1)
@@ -269,7 +269,7 @@ def test_7_1_7_2_the_bot_s_marines_keep_apart_where_the_greedy_marines_march_in_
 def test_7_1_the_bot_s_security_robots_gang_up_where_the_greedy_robots_come_one_at_a_time() -> None:
     # A robot alone attacks a lone Assault Squad at 1-2 (3 against 4) and falls to its answer at 2-1;
     # a D or X falls on every unit of the hex (7.1). The bot's robots first gang up, as many as reach
-    # a Marine for 2-1 or better, or for 1-2 or better near a firing spot (docs/ai.md, "Robots that
+    # a Marine for 2-1 or better, or for 1-2 or better near a firing spot (docs/ai-measurements.md, "Robots that
     # gang up"); the greedy player's robots come one by one to the nearest Marines
     t = Table("annihilator", "standard", dice_seed="together")
     while cast(AnnihilatorState, t.state).step != "a_move":
@@ -293,7 +293,7 @@ def test_7_1_the_bot_s_security_robots_gang_up_where_the_greedy_robots_come_one_
 def test_5_4_the_bot_s_repairbots_step_into_the_way_of_marines_with_a_charge() -> None:
     # A unit entering a hex with an enemy unit ends its move there (5.4), so a Repairbot, with no
     # attack (2.2.1), still stops the Marines who walk into it: the bot's Repairbots not on a marker
-    # go to the next hex of the Marines with a charge within BLOCK of a firing spot (docs/ai.md,
+    # go to the next hex of the Marines with a charge within BLOCK of a firing spot (docs/ai-measurements.md,
     # "Repairbots in the way"); the greedy player's Repairbots keep away from the Marines
     t = Table("annihilator", "standard", dice_seed="block")
     while cast(AnnihilatorState, t.state).step != "a_move":

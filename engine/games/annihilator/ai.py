@@ -27,7 +27,7 @@ kind by the same measure (``/done`` last while the policy still moves a unit). T
 rollout player (``candidates``): the policy's action and three others, each played on to the same
 step of the next game turn (docs/ai.md, "The rollout player"). The Annihilator's movement and
 close combat of both sides are the policy's, and the Security Robots set up round the brain
-cores (``direct``; docs/ai.md, "The Annihilator: the policy where the search lost").
+cores (``direct``; docs/ai-measurements.md, "The Annihilator: the policy where the search lost").
 
 Hidden charges (option ``hidden_charges``, 8.1): the Annihilator sees a marker in each hex where a
 charge was set, never its pattern or facing. A determinization samples, for each marked hex, a
@@ -453,7 +453,7 @@ def _gang_move(state: State, legal: list[Action]) -> Action | None:
     charge within ``URGENT`` of a firing spot); the robots with the fewest such hexes in reach go
     first. The plan is made again at each move, so the robots already in a hex count for it. Against
     the policy's Marines keeping apart, the set-up ring and the policy won 216 of 1,000 games, with
-    this 458; against the greedy Marines 713 and 748 (docs/ai.md, "Robots that gang up").
+    this 458; against the greedy Marines 713 and 748 (docs/ai-measurements.md, "Robots that gang up").
     """
     danger = _danger(state, not state.hidden_charges)
     reach: dict[str, dict[str, Action]] = {}
@@ -519,7 +519,7 @@ def _block_move(state: State, legal: list[Action], threat: dict[str, float]) -> 
     Repairbot that stands on no marker (those are its repairs, 9.0) and can reach that hex this
     phase, outside the known blasts and where no robot stands already, goes to the one whose
     Marines threaten most (``_threat``); ``threat``: those hexes (``_in_the_way``). A Repairbot in
-    one of them stays there (``_robot_move``). See docs/ai.md, "Repairbots in the way".
+    one of them stays there (``_robot_move``). See docs/ai-measurements.md, "Repairbots in the way".
     """
     if not threat:
         return None
@@ -547,7 +547,7 @@ def ring_deployment(radius: int = RING) -> dict[str, str]:
 
     The aim: near the cores the robots meet the Marines late but together, where the default
     deployment spreads them halfway to the hull. As the Annihilator against the greedy Marines it
-    won 295 of 400 games, 255 with the default deployment (docs/ai.md, "The Annihilator: the
+    won 295 of 400 games, 255 with the default deployment (docs/ai-measurements.md, "The Annihilator: the
     policy where the search lost").
     """
     cores = [_hex(c) for c in data.core_hexes()]
@@ -588,7 +588,7 @@ APART = 4.0
 points to a firing spot (``bot_policy``). A Mind Weapon strike (7.2) or a robots' attack (7.1)
 falls on every Marine of the hex, so Marines that keep apart lose one unit to a result where a
 stack of three loses three. With it the policy's Marines won 1,526 of 2,000 games against the
-greedy Annihilator, without it 563 (docs/ai.md, "The Marines apart")."""
+greedy Annihilator, without it 563 (docs/ai-measurements.md, "The Marines apart")."""
 
 
 def bot_policy(state: State, seat: str, legal: list[Action]) -> Action:
@@ -600,7 +600,7 @@ def bot_policy(state: State, seat: str, legal: list[Action]) -> Action:
 def rollout_policy(state: State, seat: str, legal: list[Action]) -> Action:
     """The policy of the bot's rollouts and of ``easy``: the Marines keeping apart, the robots as the
     greedy player's. With robots ganging up inside its rollouts the bot as the Marines won 99 of 137
-    games against greedy where it had won 112 (docs/ai.md, "Robots that gang up")."""
+    games against greedy where it had won 112 (docs/ai-measurements.md, "Robots that gang up")."""
     return policy(state, seat, legal, apart=APART)
 
 
@@ -683,7 +683,7 @@ class AnnihilatorAI(GameAI):
     candidates = 4
     """The rollout player (``search.flat``): the policy's action and three others, each played on
     to the same step of the next game turn; against greedy it won 117 of 200 games, and 40 of 40
-    against the random player (docs/ai.md, "The rollout player and /done"). It now decides the
+    against the random player (docs/ai-measurements.md, "The rollout player and /done"). It now decides the
     Marines' movement and the Annihilator's advances and repairs only (``direct``)."""
 
     def horizon(self, rules: GameRules, start: BaseModel, state: BaseModel, seat: str) -> bool:
@@ -696,7 +696,7 @@ class AnnihilatorAI(GameAI):
         return s.turn > s0.turn + 1 or here >= _STEP_AT.get(s0.step, 0)
 
     def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
-        """Not searched (docs/ai.md, "The Annihilator: the policy where the search lost"):
+        """Not searched (docs/ai-measurements.md, "The Annihilator: the policy where the search lost"):
 
         - the Annihilator's set-up (4.1): the Security Robots round the cores
           (``ring_deployment``), the Repairbots as the default deployment;
@@ -754,7 +754,7 @@ class AnnihilatorAI(GameAI):
             # /done ends the phase for every unit not yet moved (5.1), not only this one's move:
             # weighed among the first candidates against one unit's moves, with the robots' answer
             # inside the rollout and the way still to go mostly beyond it, it won for standing still
-            # (docs/ai.md, "The rollout player and /done"); it stays in the ordering, last
+            # (docs/ai-measurements.md, "The rollout player and /done"); it stays in the ordering, last
             return [first] + rest + [done]
         return [first, done] + rest
 

@@ -586,7 +586,7 @@ def _combat(state: State, seat: str, legal: list[Action]) -> Action:
 # chits a player-turn earlier, and the second mover walks into them and must attack what stands
 # in front of it (7.02) at whatever odds it gets. The patient player (``tactics``) waits instead
 # (``WAIT``), and moves several warriors at once against one enemy stack (``gang_up``, ``GANG``),
-# facing them at it. The figures were chosen by series against the policy (docs/ai.md, "The
+# facing them at it. The figures were chosen by series against the policy (docs/ai-measurements.md, "The
 # patient player").
 
 WAIT = 1.5
@@ -602,7 +602,7 @@ STALL = 100
 before ending a move next to an enemy stack (``_move``; its other ways of waiting stay): with both sides' last warriors
 waiting beside the last chit, whose zones of control kept each side's Workers from it (6.082),
 both sides passed for ever and the game (it ends when the chits are off the map, 4.04) never
-ended (docs/ai.md, "Chitin Advanced: the game that did not end")."""
+ended (docs/ai-measurements.md, "Chitin Advanced: the game that did not end")."""
 ENTRY = 6
 """After ``LATE``, in Learning and Basic, a Worker waits beyond its end while an enemy fighter
 stands within this many hexes of where it would enter (6.01), a move and an overrun (7.07) away;
@@ -620,7 +620,7 @@ BASIC_SAFE = 15.0
 where an enemy warrior could attack or overrun it next turn (``enemy_reach``), unless it stands
 with a warrior: one warrior fewer controlled is 10. Later it pays nothing: a lone warrior left
 without control, next to a chit, with disrupted enemies that could not close on it, held the
-chit for ever (docs/ai.md, "Chitin Advanced: the Basics")."""
+chit for ever (docs/ai-measurements.md, "Chitin Advanced: the Basics")."""
 
 
 def attack_strength(idx: Index, seat: str, stack: list[Counter], at: Hex, target: Hex) -> int:
@@ -749,7 +749,7 @@ SECOND_END = "south"
 north). On our map (data/maps, reconstructed) the second mover does far better from the south
 end. Against the policy moving first the patient player won, from the south end and from the
 north: 188 and 85 of 204 Learning games, 92 and 62 of 110 Basic games, 54 and 34 of 106 Advanced
-games; the policy itself, moving second in Learning, 29 and 0 of 100 (docs/ai.md, "The end of the
+games; the policy itself, moving second in Learning, 29 and 0 of 100 (docs/ai-measurements.md, "The end of the
 map"). The other scenarios were not measured cleanly; the map is the same."""
 
 
@@ -862,7 +862,7 @@ class ChitinAI(GameAI):
         """3.02, first move or an end, is weighed by whole games: ``tactics``'s choice (the first
         move, or ``SECOND_END``) was measured against the policy, which answers the first move with
         the north end; against a player that answers it with the south end, as ``tactics`` does,
-        moving first is worth far less (docs/ai.md, "`hard` and the first move"). Not in the
+        moving first is worth far less (docs/ai-measurements.md, "`hard` and the first move"). Not in the
         advanced scenarios: a whole game there costs several times more, and the end mattered
         little (the choice of first move won 20 of 40 such games, the south end 22 of 40)."""
         s = cast(State, state)
@@ -902,7 +902,7 @@ class ChitinAI(GameAI):
     def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
         """Movement and facing (6.0, 7.02) are ``tactics``'s, not searched: a move's worth shows in
         the other side's answer, a whole player-turn later, beyond a playout's 10 actions, and the
-        tree's choices there were worse than ``tactics`` (docs/ai.md, "The search and Chitin's
+        tree's choices there were worse than ``tactics`` (docs/ai-measurements.md, "The search and Chitin's
         movement"). So is the choice of first move and end (3.02), whose worth shows only over a
         whole game (``SECOND_END``), below ``hard``, where whole games weigh it (``deep``). The
         search decides attacks and combat results."""

@@ -260,7 +260,8 @@ class OneWorldAI(GameAI):
     explore = 0.15
     """Moves change the evaluation by little (a hex nearer a god), so with the default 0.7 the
     visits were spread evenly and the most visited child was the ordering's first by the tie rule;
-    against greedy, seeds 0-59: 41 of 60 won with 0.7, 47 of 60 with 0.15 (docs/ai.md)."""
+    against greedy, seeds 0-59: 41 of 60 won with 0.7, 47 of 60 with 0.15 (docs/ai-measurements.md, "Strength:
+    a small sample")."""
 
     def at(self, level: str) -> GameAI:
         return HARD_AI if level == "hard" else self
@@ -304,7 +305,8 @@ class OneWorldAI(GameAI):
 
     def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
         """The set-up (3.3, 3.4) is ``forward``'s, not searched: its worth shows turns later, beyond a
-        playout's few actions, where every formation looks alike (docs/ai.md)."""
+        playout's few actions, where every formation looks alike (docs/ai-measurements.md, "OneWorld:
+        combats at their expectation, and a forward set-up")."""
         s = cast(State, state)
         if s.step == "place":
             return forward(s, seat, legal)
@@ -403,7 +405,7 @@ class HardOneWorldAI(OneWorldAI):
     other side can reach in one move stands to lose a third of a life (10.4). In playouts an
     accost in hand is made (``accost_move``) and a Stone or Fog next to its own god leaves only
     to attack. With the tree, whose six-action playouts seldom reach the other side's movement,
-    ``hard`` was only as strong as ``normal`` (docs/ai.md, "OneWorld `hard`: the other side's
+    ``hard`` was only as strong as ``normal`` (docs/ai-measurements.md, "OneWorld `hard`: the other side's
     answer")."""
 
     candidates = 8
@@ -480,7 +482,7 @@ def accost_move(s: State, seat: str, legal: list[Action]) -> Action | None:
 ROLLOUT_COST = 2.0
 """What ``hard``'s budget is divided by: 180 rollouts, 22 for each candidate, some 1.2 s of
 processor time a decision. With four candidates the ordering's first was often the worst and a better move
-was fifth or sixth (docs/ai.md, "OneWorld `hard`: the other side's answer")."""
+was fifth or sixth (docs/ai-measurements.md, "OneWorld `hard`: the other side's answer")."""
 
 
 ACCOST_NOW = ACCOST * 60.0 - 6.0
@@ -491,7 +493,7 @@ ACCOST_NEXT = ACCOST_NOW / 2
 """One the other side could make in its next movement, if the side moving now does not stop it.
 Counted in full (it is seldom stopped), with the side moving now's own next one at half when it
 has none in hand, ``hard`` won 6 of 22 games against ``normal``: an accost not made in its turn
-kept its value, and in 21 of those games ``hard`` let 32 of 140 go by (docs/ai.md, "OneWorld
+kept its value, and in 21 of those games ``hard`` let 32 of 140 go by (docs/ai-measurements.md, "OneWorld
 `hard`: accosts made, and counted in full")."""
 
 
