@@ -34,9 +34,10 @@ def test_the_readme_quick_start_is_the_ci_command():
 
 # -- references to a section of the docs -------------------------------------------------------
 #
-# Code and docs point at a section as ``docs/ai-measurements.md, "The soak"`` (a heading, or a paragraph's bold
-# label such as ``**Budgets.**``; the quoted words may be the start of it), and a doc at its own
-# sections as ``"The soak" above``. A section renamed or moved leaves such a pointer dangling.
+# Code and docs point at a section as ``docs/ai.md, "Budgets"`` or as a link, ``[docs/ai.md](docs/ai.md),
+# "Budgets"`` (the section a heading, or a paragraph's bold label such as ``**Budgets.**``; the
+# quoted words may be the start of it), and a doc at its own sections as ``"Budgets" above``. A
+# section renamed or moved leaves such a pointer dangling.
 
 _QUOTE = r'"([^"]{1,160})"'
 _TO_SELF = re.compile(_QUOTE + r"\s+(?:above|below)\b")
@@ -63,7 +64,7 @@ def _references() -> list[tuple[str, str, str]]:
     for path in files:
         text = path.read_text()
         where = str(path.relative_to(ROOT))
-        for m in re.finditer(r"(docs/[a-z-]+\.md),[ \t]*\n?[ \t]*#?[ \t]*" + _QUOTE, text):
+        for m in re.finditer(r"(docs/[a-z-]+\.md)\)?,[ \t]*\n?[ \t]*#?[ \t]*" + _QUOTE, text):
             found.append((where, m.group(1), _flat(m.group(2))))
         if path.suffix == ".md" and path.parent.name == "docs":
             for m in _TO_SELF.finditer(text):
