@@ -6,6 +6,8 @@ import pytest
 
 from engine.ai import choose, decide, player
 from engine.ai.determinize import _PREFIX
+from engine.ai.rng import Rng
+from engine.ai.search import flat
 from engine.ai.selfplay import Table
 from engine.core.errors import BadArguments
 from engine.games.oneworld.ai import HARD_AI
@@ -60,17 +62,24 @@ def test_an_unknown_level_or_no_decision_is_refused_politely() -> None:
 def test_the_callers_deadline_stops_the_search_with_a_legal_move() -> None:
     t = drive(Table("oneworld", dice_seed="det"), _moving)
     seat = t.rules.pending_now(t.state)[0].seat
-    # the tree (normal) checks the deadline every iteration; the rollout player (OneWorld's hard)
-    # every sample, each sample one rollout of each of its candidates
-    for level, per_check in (("normal", 1), ("hard", HARD_AI.candidates)):
+    legal = t.rules.legal_now(t.state, seat)
+    # the tree (normal) checks the deadline every iteration; the rollout player (OneWorld's hard
+    # outside its movement) every sample, each sample one rollout of each of its candidates
+    players = (("normal", 1, lambda d: decide("oneworld", t.information(seat), "normal", "s1", d)),
+               ("hard", HARD_AI.candidates,
+                lambda d: flat(t.rules, HARD_AI, t.information(seat), legal, 180, Rng("s1"), d)))
+    for level, per_check, play in players:
         calls: list[int] = []
 
         def deadline(calls: list[int] = calls) -> bool:
             calls.append(1)
             return len(calls) > 3
 
-        action, stats = decide("oneworld", t.information(seat), level, "s1", deadline)
-        assert stats["iterations"] == 3 * per_check
-        assert action in t.rules.legal_now(t.state, seat)
-        action, stats = decide("oneworld", t.information(seat), level, "s1", lambda: True)
-        assert stats["iterations"] == 0 and action in t.rules.legal_now(t.state, seat)
+        action, stats = play(deadline)
+        assert stats["iterations"] == 3 * per_check, level
+        assert action in legal
+        action, stats = play(lambda: True)
+        assert stats["iterations"] == 0 and action in legal
+    # hard's own movement (whole plans, a fixed 192 rollouts) does not consult it: still a legal move
+    action, _ = decide("oneworld", t.information(seat), "hard", "s1", lambda: True)
+    assert action in legal

@@ -20,6 +20,7 @@ from engine.games.oneworld.ai import (
     GAME_AI,
     HARD_AI,
     _dist,
+    _own_plan,
     _threats,
     fight_table,
     forward,
@@ -347,9 +348,23 @@ def test_10_4_hard_s_playouts_make_the_accost_in_hand_where_normal_s_move_a_chil
     assert not all(normal)  # normal's playout moves a Child drawn at random
 
 
-def test_hard_weighs_its_moves_by_rollouts_to_its_next_movement_and_normal_by_the_tree() -> None:
+def test_hard_moves_by_whole_plans_of_its_movement_4_2_and_normal_by_the_tree() -> None:
+    """``hard``'s move in its own movement is the first of a whole plan: eight candidate moves, each
+    followed by two plans for the rest of the movement (4.2), played as a whole in every rollout."""
     t, s, seat = _moving()
-    _, hard = decide("oneworld", t.information(seat), "hard", "rollouts")
+    legal = t.rules.legal_now(s, seat)
+    first = HARD_AI.order(t.rules, s, seat, legal, Rng("order"))[0]
+    for greedy in (True, False):
+        plan = _own_plan(HARD_AI, t.rules, s, seat, first, greedy, Rng(f"plan-{greedy}"))
+        x = s
+        for a in plan:  # every order of the plan is legal in turn, and the plan ends the movement
+            assert a.key() in {b.key() for b in t.rules.legal_now(x, seat)}, a.text()
+            x, _ = t.rules.replay_step(x, seat, a, RngDice(Rng("dice")))
+        assert plan[-1].verb == "end" or cast(State, x).step != "move", [a.text() for a in plan]
+        assert len({a.args["child"] for a in plan if a.verb == "move"}) >= 2  # more than the one Child
+    picked, hard = decide("oneworld", t.information(seat), "hard", "plans")
+    again, _ = decide("oneworld", t.information(seat), "hard", "plans")
+    assert picked == again and picked.key() in {a.key() for a in legal}
+    assert hard.get("why") == "tactics"  # not the rollout player of one move (``flat``)
     _, normal = decide("oneworld", t.information(seat), "normal", "tree")
-    assert hard.get("kind") == "rollouts" and len(cast(dict, hard["children"])) == HARD_AI.candidates
     assert "kind" not in normal and int(cast(int, normal["iterations"])) > 0

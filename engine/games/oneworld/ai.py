@@ -20,9 +20,11 @@
   ``resolve_round`` / accost resolution); the mixed strategy is its Nash equilibrium
   (``engine.ai.matrix``), drawn with the seeded generator. The other seat's sealed choice is
   never part of the position the matrix is built from: it is replaced by every possible value.
-- ``hard`` (``HardOneWorldAI``): a rollout player over the ordering's first eight moves, each
-  played on to the side's next movement (the other side's answer seen), with the next accost
-  (``threat``) in the evaluation and the ordering, and accosts made in its playouts.
+- ``hard`` (``HardOneWorldAI``): in its own movement, whole plans (``plan_move``): the ordering's
+  first eight moves, each followed by two plans for the rest of the movement, every plan played
+  as a whole and then on to the side's next movement (the other side's answer seen); elsewhere a
+  rollout player over the ordering's first eight actions. The next accost (``threat``) is in the
+  evaluation and the ordering, and accosts are made in its playouts.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from pydantic import BaseModel
 from engine.ai.base import GameAI, first_of, squash
 from engine.ai.matrix import sample, solve
 from engine.ai.rng import Rng, RngDice
+from engine.ai.search import _rollout, key_of
 from engine.core.hexes import distance
 from engine.core.protocol import Action, GameRules
 from engine.games.oneworld import combat, gods
@@ -396,12 +399,17 @@ class OneWorldAI(GameAI):
 
 
 class HardOneWorldAI(OneWorldAI):
-    """``hard``: a rollout player (``search.flat``), not the tree. The ordering's first eight moves
-    (after its first, up to three to the hexes that would stop an enemy Child reaching the god:
-    in its way, or its own hex, an attack) are each played on by the playout policy to the side's
-    next movement: the rest of its own movement, its combats and accost, the other side's whole
-    turn (its answer); the candidates of a sample share the dice (common random numbers). The
-    evaluation also weighs the next accost (``threat``, ``_threats``): a god that a Child of the
+    """``hard``: not the tree. In its own movement (4.2) it plans (``direct``, ``plan_move``): the
+    ordering's first eight moves (after its first, up to three to the hexes that would stop an
+    enemy Child reaching the god: in its way, or its own hex, an attack), each followed by two
+    plans for the rest of the movement (``_own_plan``), and every plan played as a whole and on
+    by the playout policy to the side's next movement: its combats and accost, the other side's
+    whole turn (its answer); the plans of a sample share the dice (common random numbers). Its
+    other decisions (the order of combats, 8.1) are the rollout player's (``search.flat``), the
+    same ordering's first eight actions each played on to that horizon. With the rest of the
+    movement played by the playout policy (a Child drawn at random) instead of a plan, ``hard``
+    won 117 of 200 games against ``normal`` (docs/ai-measurements.md, "OneWorld `hard`: whole
+    plans of its movement"). The evaluation also weighs the next accost (``threat``, ``_threats``): a god that a Child of the
     other side can reach in one move stands to lose a third of a life (10.4). In playouts an
     accost in hand is made (``accost_move``) and a Stone or Fog next to its own god leaves only
     to attack. With the tree, whose six-action playouts seldom reach the other side's movement,
@@ -413,6 +421,13 @@ class HardOneWorldAI(OneWorldAI):
 
     def at(self, level: str) -> GameAI:
         return self
+
+    def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
+        """The set-up as ``normal``'s; a move of the side's own movement by whole plans (``plan_move``)."""
+        s = cast(State, state)
+        if s.step == "move" and s.active == seat and len(legal) > 1:
+            return plan_move(self, rules, s, seat, legal, rng)
+        return super().direct(rules, state, seat, legal, rng)
 
     def horizon(self, rules: GameRules, start: BaseModel, state: BaseModel, seat: str) -> bool:
         """A rollout stops when the decision's side moves again: the rest of its movement, its
@@ -457,6 +472,75 @@ class HardOneWorldAI(OneWorldAI):
         return super().playout(rules, state, seat, legal, rng)
 
 
+PLAN_ENDS = 2
+"""Plans a candidate move: the rest of the movement by the ordering's first move each time, and
+as the playout policy plays it (a Child drawn at random, one time in eight an early end)."""
+PLAN_SAMPLES = 12
+"""Rollouts a plan: 8 candidates x 2 plans x 12 = 192 rollouts a decision, some 1.1 s of processor
+time (the p95 of ``hard``'s decisions; docs/ai-measurements.md, "OneWorld `hard`: whole plans of its
+movement")."""
+
+
+def _own_plan(ai: HardOneWorldAI, rules: GameRules, s: State, seat: str, first: Action, greedy: bool,
+              rng: Rng) -> list[Action]:
+    """``first``, then the rest of ``seat``'s movement (4.2) as the ordering's first move each time
+    (``greedy``) or as the playout policy plays it, up to its end or an accost (10.4)."""
+    plan = [first]
+    x, _ = rules.replay_step(s, seat, first, RngDice(rng))
+    for _ in range(40):
+        xs = cast(State, x)
+        if xs.step != "move" or xs.active != seat:
+            break
+        legal = rules.legal_now(x, seat)
+        if not legal:
+            break
+        a = ai.order(rules, x, seat, legal, rng)[0] if greedy else ai.playout(rules, x, seat, legal, rng)
+        plan.append(a)
+        if a.verb == "end":
+            break
+        x, _ = rules.replay_step(x, seat, a, RngDice(rng))
+    return plan
+
+
+def plan_move(ai: HardOneWorldAI, rules: GameRules, s: State, seat: str, legal: list[Action], rng: Rng) -> Action:
+    """``hard``'s move in its own movement: the ordering's first eight moves, each followed by two
+    plans for the rest of the movement, every plan played as a whole and then on by the playout
+    policy to the side's next movement (the other side's answer, 4.1), 12 rollouts a plan on common
+    random numbers; the first move of the plan with the best mean is played (ties: the earlier)."""
+    cands = ai.order(rules, s, seat, legal, rng.fork("order"))[: ai.candidates]
+    plans: list[list[Action]] = []
+    for j, a in enumerate(cands):
+        for k in range(PLAN_ENDS):
+            plans.append(_own_plan(ai, rules, s, seat, a, k == 0, rng.fork(f"plan{j}.{k}")))
+    sums = [0.0] * len(plans)
+    for m in range(PLAN_SAMPLES):
+        base = rng.fork(f"sample{m}")
+        for j, plan in enumerate(plans):
+            r = base.copy()
+            x: BaseModel = s
+            for a in plan:
+                xs = cast(State, x)
+                if xs.step != "move" or xs.active != seat:
+                    break
+                here = {key_of(b): b for b in rules.legal_now(x, seat)}
+                b = here.get(key_of(a))
+                if b is None:
+                    continue  # its Child is gone or blocked in this sample: the plan's next move
+                x, _ = rules.replay_step(x, seat, b, RngDice(r))
+                if b.verb == "end":
+                    break
+
+            def answered(y: BaseModel) -> bool:
+                return ai.horizon(rules, s, y, seat)
+
+            sums[j] += _rollout(rules, ai, x, seat, r, ai.horizon_cap, answered)
+    best = 0
+    for j in range(1, len(plans)):
+        if sums[j] > sums[best]:
+            best = j
+    return plans[best][0]
+
+
 def accost_move(s: State, seat: str, legal: list[Action]) -> Action | None:
     """A legal move that accosts the enemy god this turn (10.4), the likeliest to arrive (fewest
     Faults crossed, 5.4), or ``None``."""
@@ -480,8 +564,8 @@ def accost_move(s: State, seat: str, legal: list[Action]) -> Action | None:
 
 
 ROLLOUT_COST = 2.0
-"""What ``hard``'s budget is divided by: 180 rollouts, 22 for each candidate, some 1.2 s of
-processor time a decision. With four candidates the ordering's first was often the worst and a better move
+"""What ``hard``'s budget is divided by in the decisions ``flat`` makes (not its movement, which is
+``plan_move``'s): 180 rollouts, 22 for each candidate, some 1.2 s of processor time a decision. With four candidates the ordering's first was often the worst and a better move
 was fifth or sixth (docs/ai-measurements.md, "OneWorld `hard`: the other side's answer")."""
 
 
