@@ -409,8 +409,9 @@ class HardOneWorldAI(OneWorldAI):
     same ordering's first eight actions each played on to that horizon. With the rest of the
     movement played by the playout policy (a Child drawn at random) instead of a plan, ``hard``
     won 117 of 200 games against ``normal`` (docs/ai-measurements.md, "OneWorld `hard`: whole
-    plans of its movement"). The evaluation also weighs the next accost (``threat``, ``_threats``): a god that a Child of the
-    other side can reach in one move stands to lose a third of a life (10.4). In playouts an
+    plans of its movement"). The evaluation also weighs the next accost (``threat``,
+    ``_threats``): a god that a Child of the other side can reach in one move stands to lose a
+    third of a life (10.4). In playouts an
     accost in hand is made (``accost_move``) and a Stone or Fog next to its own god leaves only
     to attack. With the tree, whose six-action playouts seldom reach the other side's movement,
     ``hard`` was only as strong as ``normal`` (docs/ai-measurements.md, "OneWorld `hard`: the other side's
@@ -565,8 +566,8 @@ def accost_move(s: State, seat: str, legal: list[Action]) -> Action | None:
 
 ROLLOUT_COST = 2.0
 """What ``hard``'s budget is divided by in the decisions ``flat`` makes (not its movement, which is
-``plan_move``'s): 180 rollouts, 22 for each candidate, some 1.2 s of processor time a decision. With four candidates the ordering's first was often the worst and a better move
-was fifth or sixth (docs/ai-measurements.md, "OneWorld `hard`: the other side's answer")."""
+``plan_move``'s): 180 rollouts, 22 for each candidate, some 1.2 s of processor time a decision.
+With four candidates the ordering's first was often the worst and a better move was fifth or sixth (docs/ai-measurements.md, "OneWorld `hard`: the other side's answer")."""
 
 
 ACCOST_NOW = ACCOST * 60.0 - 6.0
