@@ -49,6 +49,7 @@ from pydantic import BaseModel
 
 from engine.ai.base import GameAI, first_of, squash
 from engine.ai.rng import Rng, RngDice
+from engine.ai.search import _rollout
 from engine.core.hexes import Hex, direction, distance
 from engine.core.protocol import Action, GameRules
 from engine.games.chitin import flow, movement
@@ -633,7 +634,7 @@ def attack_strength(idx: Index, seat: str, stack: list[Counter], at: Hex, target
     return sum(strength(c) for c in units) + rear + cls
 
 
-def gang_up(state: State, seat: str, legal: list[Action], idx: Index) -> dict[str, str]:
+def gang_up(state: State, seat: str, legal: list[Action], idx: Index, gang: float = GANG) -> dict[str, str]:
     """Where ``seat``'s warriors should stand to attack enemy stacks together, as counter id ->
     printed hex (its own hex when it is already in place): each enemy stack in turn that enough of
     them can reach (``GANG``), the most worth a warrior used first, each warrior and hex used once."""
@@ -660,7 +661,7 @@ def gang_up(state: State, seat: str, legal: list[Action], idx: Index) -> dict[st
         for e, est in enemies.items():
             if state.turn > LATE and not any(is_combat(x) or x.chit for x in est):
                 continue
-            need = GANG * sum(defence(x) for x in est)
+            need = gang * sum(defence(x) for x in est)
             around = {T(n) for n in g.nbrs[e]}
             # each stack's hexes next to the target, its best first; the strongest stacks choose first
             offers = []
@@ -697,13 +698,14 @@ def gang_up(state: State, seat: str, legal: list[Action], idx: Index) -> dict[st
         del enemies[e]
 
 
-def _patient_move(state: State, seat: str, legal: list[Action]) -> Action:
+def _patient_move(state: State, seat: str, legal: list[Action], wait: float = WAIT, gang: float = GANG) -> Action:
     """An overrun when there is one (7.07), else the next warrior of ``gang_up``'s plan still to
-    move, else the policy's move for the others, waiting (``WAIT``)."""
+    move, else the policy's move for the others, waiting (``WAIT``). ``wait`` and ``gang`` are
+    ``hard``'s other postures (``POSTURES``)."""
     if any(a.verb == "overrun" for a in legal):
         return _move(state, seat, legal)
     idx = Index(state)
-    plan = gang_up(state, seat, legal, idx)
+    plan = gang_up(state, seat, legal, idx, gang)
     for cid, to in plan.items():
         if state.counters[cid].hex != to:
             for a in legal:
@@ -714,7 +716,7 @@ def _patient_move(state: State, seat: str, legal: list[Action]) -> Action:
     stay = {cid for cid, to in plan.items() if state.counters[cid].hex == to}
     stay |= {state.counters[cid].hex for cid in stay}
     rest = [a for a in legal if not (a.verb in ("move", "charge", "face") and str(a.args.get("stack")) in stay)]
-    return _move(state, seat, rest or legal, standoff=WAIT)
+    return _move(state, seat, rest or legal, standoff=wait)
 
 
 def _patient_face(state: State, seat: str, legal: list[Action]) -> Action:
@@ -946,5 +948,72 @@ class ChitinAI(GameAI):
             rng.shuffle(rest)
         return [first] + ([done] if done is not None and done is not first else []) + rest
 
+    def at(self, level: str) -> GameAI:
+        """``hard`` has a player of its own: in the advanced scenarios it weighs postures of its
+        movement (``HardChitinAI``)."""
+        return HARD_AI if level == "hard" else self
+
+
+POSTURES: tuple[tuple[float, float], ...] = ((WAIT, GANG), (1.0, 1.5), (2.5, 3.0))
+"""``hard``'s postures in the advanced scenarios, as (``wait``, ``gang``) of ``_patient_move``:
+``tactics``'s own first, then a bolder one (warriors stand next to an enemy stack at even odds
+and go at it together at one and a half times its defence) and a more careful one."""
+POSTURE_SAMPLES = 8
+"""Rollouts a posture at each move where the postures disagree, on common random numbers."""
+
+
+class HardChitinAI(ChitinAI):
+    """``hard``: ``ChitinAI``, except that in the advanced scenarios its movement (6.0) is chosen
+    among ``POSTURES`` by rollouts (``posture_move``). ``normal`` and ``hard`` moved alike there,
+    and five times the budget of attacks and combat results bought nothing measurable
+    (docs/ai-measurements.md, "Chitin Advanced `hard` against `normal`: played on to 181 games")."""
+
+    def at(self, level: str) -> GameAI:
+        return self
+
+    def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
+        s = cast(State, state)
+        if s.advanced and s.first and s.step == "move" and s.active == seat:
+            return posture_move(self, rules, s, seat, legal, rng)
+        return super().direct(rules, state, seat, legal, rng)
+
+
+def posture_move(ai: ChitinAI, rules: GameRules, s: State, seat: str, legal: list[Action], rng: Rng) -> Action:
+    """The next move of the posture whose rollouts do best: when the postures' next moves differ,
+    each posture plays the rest of the movement (facing as ``tactics`` does), then the playout
+    policy plays on to the side's next movement (the other side's whole turn, its answer), on
+    ``POSTURE_SAMPLES`` common random numbers; ties keep the earlier posture (``tactics``'s)."""
+    firsts = [_patient_move(s, seat, legal, w, g) for w, g in POSTURES]
+    if all(a is firsts[0] for a in firsts):
+        return firsts[0]
+    sums = [0.0] * len(POSTURES)
+    for m in range(POSTURE_SAMPLES):
+        base = rng.fork(f"posture{m}")
+        for j, (w, g) in enumerate(POSTURES):
+            r = base.copy()
+            x: BaseModel = s
+            for _ in range(400):
+                xs = cast(State, x)
+                if xs.step not in ("move", "face") or xs.active != seat or xs.turn != s.turn:
+                    break
+                if not any(p.seat == seat for p in rules.pending_now(x)):
+                    break
+                here = rules.legal_now(x, seat)
+                if not here:
+                    break
+                a = _patient_move(xs, seat, here, w, g) if xs.step == "move" else tactics(xs, seat, here)
+                x, _ = rules.replay_step(x, seat, a, RngDice(r))
+
+            def answered(y: BaseModel) -> bool:
+                return ai.horizon(rules, s, y, seat)
+
+            sums[j] += _rollout(rules, ai, x, seat, r, ai.horizon_cap, answered)
+    best = 0
+    for j in range(1, len(POSTURES)):
+        if sums[j] > sums[best]:
+            best = j
+    return firsts[best]
+
 
 GAME_AI = ChitinAI()
+HARD_AI = HardChitinAI()
