@@ -416,3 +416,81 @@ def test_3_02_hard_weighs_first_move_and_the_end_by_whole_games() -> None:
     t = _at_first_move_choice("advanced")
     action, stats = decide("chitin", t.information(_state(t).high), "hard", "t:order")
     assert (action.args["pick"], stats) == ("first", {"why": "tactics"})
+
+
+def _advanced_where_postures_differ(actions: int = 301) -> Table:
+    """An Advanced game of ``tactics`` for both sides (dice seed adv-0) at action 301, Red to move,
+    where the three postures of ``hard`` would each charge a different warrior (8.02)."""
+    t = Table("chitin", "advanced", {}, dice_seed="adv-0")
+    for _ in range(actions):
+        s = _state(t)
+        seat = t.rules.pending_now(s)[0].seat
+        t.play(seat, chitin_ai.tactics(s, seat, t.rules.legal_now(s, seat)))
+    return t
+
+
+def test_6_0_8_02_hard_in_advanced_moves_by_the_posture_whose_rollouts_do_best_and_normal_by_tactics(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the advanced scenarios ``hard``'s movement (6.0) is chosen among ``POSTURES`` (how
+    strong a warrior must be to stand next to an enemy stack, and a gang to go at it): where
+    their next moves differ, each plays the rest of the movement and the playout policy plays on
+    through the other side's turn; the posture with the best rollouts is played. ``normal`` moves
+    by ``tactics`` (the first posture)."""
+    t = _advanced_where_postures_differ()
+    s = _state(t)
+    assert (s.step, s.active) == ("move", "Red")
+    legal = t.rules.legal_now(s, "Red")
+    firsts = [chitin_ai._patient_move(s, "Red", legal, w, g) for w, g in chitin_ai.POSTURES]
+    assert len({a.text() for a in firsts}) == 3
+    assert firsts[0] is chitin_ai.tactics(s, "Red", legal)
+    assert chitin_ai.GAME_AI.at("hard") is chitin_ai.HARD_AI
+    assert chitin_ai.GAME_AI.at("normal") is chitin_ai.GAME_AI is chitin_ai.GAME_AI.at("easy")
+    normal, stats = decide("chitin", t.information("Red"), "normal", "t:301")
+    assert (normal, stats) == (firsts[0], {"why": "tactics"})
+    hard, stats = decide("chitin", t.information("Red"), "hard", "t:301")
+    again, _ = decide("chitin", t.information("Red"), "hard", "t:301")
+    assert hard == again and hard in firsts and stats == {"why": "tactics"}
+
+    # the rollouts decide: each posture in turn made the best (the calls go posture by posture)
+    for best in range(3):
+        calls: list[int] = []
+
+        def rollout(*args: object, best: int = best, calls: list[int] = calls) -> float:
+            calls.append(1)
+            return 0.9 if (len(calls) - 1) % 3 == best else 0.3
+
+        monkeypatch.setattr(chitin_ai, "_rollout", rollout)
+        picked = chitin_ai.posture_move(chitin_ai.HARD_AI, t.rules, s, "Red", legal, Rng("p"))
+        assert picked is firsts[best]
+        assert len(calls) == 3 * chitin_ai.POSTURE_SAMPLES
+    monkeypatch.setattr(chitin_ai, "_rollout", lambda *args: 0.5)
+    assert chitin_ai.posture_move(chitin_ai.HARD_AI, t.rules, s, "Red", legal, Rng("p")) is firsts[0]  # ties: tactics's
+
+
+def test_6_0_hard_moves_by_tactics_in_learning_and_where_the_postures_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Outside the advanced scenarios ``hard`` moves by ``tactics`` as ``normal`` does; in them,
+    where every posture's next move is the same, it is played without rollouts."""
+    t = Table("chitin", "learning", {}, dice_seed="dev-0")
+    for _ in range(104):  # the position of the test above: Blue to move, where tactics overruns
+        s = _state(t)
+        seat = t.rules.pending_now(s)[0].seat
+        mover = chitin_ai.tactics if seat == "Blue" else chitin_ai.policy
+        t.play(seat, mover(s, seat, t.rules.legal_now(s, seat)))  # type: ignore[arg-type]
+    s = _state(t)
+    legal = t.rules.legal_now(s, "Blue")
+    assert (s.step, s.active) == ("move", "Blue")
+    assert chitin_ai.HARD_AI.direct(RULES, s, "Blue", legal, Rng("x")) is chitin_ai.tactics(s, "Blue", legal)
+    action, stats = decide("chitin", t.information("Blue"), "hard", "t:104")
+    assert action.verb == "overrun" and stats == {"why": "tactics"}
+    t = _advanced_where_postures_differ(288)  # Blue to move a warrior, and every posture moves it alike
+    s = _state(t)
+    legal = t.rules.legal_now(s, "Blue")
+    assert (s.step, s.active) == ("move", "Blue")
+    first = chitin_ai.tactics(s, "Blue", legal)
+    assert all(chitin_ai._patient_move(s, "Blue", legal, w, g) is first for w, g in chitin_ai.POSTURES)
+
+    def rollout(*args: object) -> float:
+        raise AssertionError("no rollouts where the postures agree")
+
+    monkeypatch.setattr(chitin_ai, "_rollout", rollout)
+    assert chitin_ai.HARD_AI.direct(t.rules, s, "Blue", legal, Rng("x")) is first
