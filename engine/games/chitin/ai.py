@@ -24,7 +24,10 @@ and moves several warriors at once against one enemy stack when together they ha
 playouts and the first action of its ordering are ``tactics``; the greedy opponent of the series
 stays the policy. At ``hard``, in Learning and Basic, the choice of 3.02 is weighed by whole games
 (``deep``, ``game_cost``): against a player that answers the first move with the south end, as
-``tactics`` does, the high roller does better to take the south end and move second.
+``tactics`` does, the high roller does better to take the south end and move second. At ``hard``,
+in the advanced scenarios, movement is chosen among three postures of the patient player
+(``POSTURES``: how strong a warrior must be to stand next to an enemy stack, and a gang to go at
+it) by rollouts through the other side's answer (``posture_move``).
 
 Evaluation (for a seat): Harvest Chits carried off (the victory condition, 4.01-4.04; in the
 advanced scenarios their point values, 4.02), chits carried and how far their carriers still have
