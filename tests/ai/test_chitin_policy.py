@@ -419,8 +419,9 @@ def test_3_02_hard_weighs_first_move_and_the_end_by_whole_games() -> None:
 
 
 def _advanced_where_postures_differ(actions: int = 301) -> Table:
-    """An Advanced game of ``tactics`` for both sides (dice seed adv-0) at action 301, Red to move,
-    where the three postures of ``hard`` would each charge a different warrior (8.02)."""
+    """An Advanced game of ``tactics`` for both sides (dice seed adv-0) after ``actions`` actions;
+    after 301, Red is to move and the three postures of ``hard`` would each charge a different
+    warrior (8.02)."""
     t = Table("chitin", "advanced", {}, dice_seed="adv-0")
     for _ in range(actions):
         s = _state(t)
@@ -471,7 +472,7 @@ def test_6_0_hard_moves_by_tactics_in_learning_and_where_the_postures_agree(monk
     """Outside the advanced scenarios ``hard`` moves by ``tactics`` as ``normal`` does; in them,
     where every posture's next move is the same, it is played without rollouts."""
     t = Table("chitin", "learning", {}, dice_seed="dev-0")
-    for _ in range(104):  # the position of the test above: Blue to move, where tactics overruns
+    for _ in range(104):  # test_6_0_7_07_normal_moves_by_tactics_...'s position: Blue to move, where tactics overruns
         s = _state(t)
         seat = t.rules.pending_now(s)[0].seat
         mover = chitin_ai.tactics if seat == "Blue" else chitin_ai.policy
