@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import cast
 
+import pytest
 from pydantic import BaseModel
 
 from bot.opponent import reason_of
@@ -18,6 +19,7 @@ from engine.ai.search import flat
 from engine.ai.selfplay import Table, bot
 from engine.core.hexes import distance, parse_ccrr
 from engine.core.protocol import Action, GameRules
+from engine.games.annihilator import ai as annihilator_ai
 from engine.games.annihilator import data
 from engine.games.annihilator.ai import (
     APART,
@@ -204,6 +206,76 @@ def test_5_0_7_1_7_2_the_annihilator_s_movement_and_both_sides_close_combat_are_
             assert seat == ("Marines" if step == "h_combat" else "Annihilator")
             assert stats == {"why": "tactics"}, (step, stats)
             assert action == pick, step
+
+
+def _robots_to_move(actions: int) -> Table:
+    """A game of the bot's policy for both sides (dice seed postures-2) after ``actions`` actions;
+    after 18 the Annihilator is moving (5.0) in game turn 1 and the three postures of ``hard``
+    would each move another unit, after 22 they would all move the same."""
+    t = Table("annihilator", "standard", dice_seed="postures-2")
+    for _ in range(actions):
+        seat = t.rules.pending_now(t.state)[0].seat
+        t.play(seat, bot_policy(cast(AnnihilatorState, t.state), seat, t.rules.legal_now(t.state, seat)))
+    return t
+
+
+def test_5_0_7_1_hard_moves_the_annihilator_by_the_posture_whose_rollouts_do_best_and_normal_by_the_policy(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # hard's Annihilator movement (5.0) is chosen among POSTURES, the odds its Security Robots gang
+    # up for (7.1): where their next moves differ, each plays the rest of the movement and the
+    # playout policy plays on through the Marines' turn; the posture with the best rollouts is
+    # played. normal moves by the policy (the first posture)
+    t = _robots_to_move(18)
+    s = cast(AnnihilatorState, t.state)
+    assert (s.step, s.turn) == ("a_move", 1)
+    legal = t.rules.legal_now(s, "Annihilator")
+    firsts = [annihilator_ai._posture(s, legal, odds) for odds in annihilator_ai.POSTURES]
+    assert len({a.text() for a in firsts}) == 3
+    assert firsts[0] is bot_policy(s, "Annihilator", legal)
+    assert ANNIHILATOR_AI.at("hard") is annihilator_ai.HARD_AI
+    assert ANNIHILATOR_AI.at("normal") is ANNIHILATOR_AI is ANNIHILATOR_AI.at("easy")
+    normal, stats = decide("annihilator", t.information("Annihilator"), "normal", "t:18")
+    assert (normal, stats) == (firsts[0], {"why": "tactics"})
+    hard, stats = decide("annihilator", t.information("Annihilator"), "hard", "t:18")
+    again, _ = decide("annihilator", t.information("Annihilator"), "hard", "t:18")
+    assert hard == again and hard in firsts and stats == {"why": "tactics"}
+
+    # the rollouts decide: each posture in turn made the best (the calls go posture by posture)
+    for best in range(3):
+        calls: list[int] = []
+
+        def rollout(*args: object, best: int = best, calls: list[int] = calls) -> float:
+            calls.append(1)
+            return 0.9 if (len(calls) - 1) % 3 == best else 0.3
+
+        monkeypatch.setattr(annihilator_ai, "_rollout", rollout)
+        picked = annihilator_ai.posture_move(annihilator_ai.HARD_AI, t.rules, s, "Annihilator", legal, Rng("p"))
+        assert picked is firsts[best]
+        assert len(calls) == 3 * annihilator_ai.POSTURE_SAMPLES
+    monkeypatch.setattr(annihilator_ai, "_rollout", lambda *args: 0.5)
+    picked = annihilator_ai.posture_move(annihilator_ai.HARD_AI, t.rules, s, "Annihilator", legal, Rng("p"))
+    assert picked is firsts[0]  # ties: the bot's own posture
+
+
+def test_5_0_hard_moves_the_annihilator_without_rollouts_where_the_postures_agree(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    t = _robots_to_move(22)
+    s = cast(AnnihilatorState, t.state)
+    assert s.step == "a_move"
+    legal = t.rules.legal_now(s, "Annihilator")
+    first = bot_policy(s, "Annihilator", legal)
+    assert all(annihilator_ai._posture(s, legal, odds) is first for odds in annihilator_ai.POSTURES)
+
+    def rollout(*args: object) -> float:
+        raise AssertionError("no rollouts where the postures agree")
+
+    monkeypatch.setattr(annihilator_ai, "_rollout", rollout)
+    assert annihilator_ai.HARD_AI.direct(t.rules, s, "Annihilator", legal, Rng("x")) is first
+    # the Marines' movement stays the rollout player's at hard, as at normal
+    t = drive(t, lambda t: cast(AnnihilatorState, t.state).step == "h_move")
+    monkeypatch.undo()
+    legal = t.rules.legal_now(t.state, "Marines")
+    assert annihilator_ai.HARD_AI.direct(t.rules, t.state, "Marines", legal, Rng("x")) is None
 
 
 def test_4_1_the_bot_sets_up_its_security_robots_evenly_round_the_brain_cores() -> None:

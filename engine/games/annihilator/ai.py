@@ -47,6 +47,7 @@ from pydantic import BaseModel
 from engine.ai.base import GameAI, first_of, squash
 from engine.ai.info import Seen
 from engine.ai.rng import Rng, RngDice
+from engine.ai.search import _rollout
 from engine.core.hexes import DIRECTION_NAMES, Hex, distance, neighbors
 from engine.core.protocol import Action, GameRules
 from engine.games.annihilator import data, flow
@@ -351,14 +352,15 @@ def _repair_field(state: State, markers: tuple[str, ...]) -> dict[str, float]:
     return found
 
 
-def _robot_move(state: State, legal: list[Action], gang: bool = False) -> Action | None:
+def _robot_move(state: State, legal: list[Action], gang: bool = False,
+                odds: tuple[float, float, float] | None = None) -> Action | None:
     """Security Robots close on the Marines, Repairbots on the markers; nothing into a known blast.
-    ``gang`` (the bot): first the robots that gang up (``_gang_move``), then the Repairbots that
-    stand in the Marines' way (``_block_move``)."""
+    ``gang`` (the bot): first the robots that gang up (``_gang_move``, for ``odds``, by default
+    ``GANG``), then the Repairbots that stand in the Marines' way (``_block_move``)."""
     held: dict[str, float] = {}
     if gang:
         held = _in_the_way(state)
-        pick = _gang_move(state, legal) or _block_move(state, legal, held)
+        pick = _gang_move(state, legal, odds or GANG) or _block_move(state, legal, held)
         if pick is not None:
             return pick
     danger = _danger(state, not state.hidden_charges)
@@ -443,7 +445,7 @@ def _threat(units: list[Unit], to_spot: float, disrupted: float = 1.0) -> float:
     return worth * (1 + 5 / (1 + max(0.0, to_spot)))
 
 
-def _gang_move(state: State, legal: list[Action]) -> Action | None:
+def _gang_move(state: State, legal: list[Action], odds: tuple[float, float, float] = GANG) -> Action | None:
     """The bot's Security Robots gang up on the Marines who matter most (7.1); None: no such move.
 
     A robot alone attacks a lone Assault Squad at 1-2 (3 against 4) and falls to its answer at 2-1,
@@ -468,7 +470,7 @@ def _gang_move(state: State, legal: list[Action]) -> Action | None:
     free = [u for units in robots.values() for u in units
             if u.kind == "security" and u.id in reach and u.hex not in marines]
     attack = data.units().types["security"].attack
-    most, least, urgent = GANG
+    most, least, urgent = odds
     for h in sorted(marines, key=lambda h: (-_threat(marines[h], spot.get(h, 60.0)), h)):
         defence = sum(u.utype.defence for u in marines[h])
         have = sum(1 for u in robots.get(h, ()) if u.kind == "security")
@@ -805,6 +807,72 @@ class AnnihilatorAI(GameAI):
                 return trial
         return None
 
+    def at(self, level: str) -> GameAI:
+        """``hard`` has a player of its own: it weighs postures of the Annihilator's movement
+        (``HardAnnihilatorAI``)."""
+        return HARD_AI if level == "hard" else self
+
+
+POSTURES: tuple[tuple[float, float, float], ...] = (GANG, (2.0, 1.0, 0.5), (4.0, 3.0, 1.0))
+"""``hard``'s postures of the Annihilator's movement, as the odds its Security Robots gang up for
+(``GANG``'s most, least and urgent): the bot's own first, then a bolder one (in at 1-1, for 2-1)
+and a more careful one (in at 3-1 only, 1-1 against Marines with a charge near a firing spot)."""
+POSTURE_SAMPLES = 16
+"""Rollouts a posture at each move where the postures disagree, on common random numbers."""
+
+
+class HardAnnihilatorAI(AnnihilatorAI):
+    """``hard``: ``AnnihilatorAI``, except that the Annihilator's movement (5.0), which ``normal``
+    plays by the policy, is chosen among ``POSTURES`` by rollouts (``posture_move``)."""
+
+    def at(self, level: str) -> GameAI:
+        return self
+
+    def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
+        s = cast(State, state)
+        if seat == ROBOTS and s.step == "a_move":
+            return posture_move(self, rules, s, seat, legal, rng)
+        return super().direct(rules, state, seat, legal, rng)
+
+
+def _posture(state: State, legal: list[Action], odds: tuple[float, float, float]) -> Action:
+    """The Annihilator's next move in a posture: the bot's movement with the robots ganging up for ``odds``."""
+    return _robot_move(state, legal, True, odds) or _first(legal, "done") or legal[0]
+
+
+def posture_move(ai: AnnihilatorAI, rules: GameRules, s: State, seat: str, legal: list[Action], rng: Rng) -> Action:
+    """The next move of the posture whose rollouts do best: when the postures' next moves differ,
+    each posture plays the rest of the Annihilator's movement, then the playout policy plays on to
+    the same step of the next game turn (the Marines' whole turn, their answer, ``horizon``), on
+    ``POSTURE_SAMPLES`` common random numbers; ties keep the earlier posture (the bot's own)."""
+    firsts = [_posture(s, legal, odds) for odds in POSTURES]
+    if all(a is firsts[0] for a in firsts):
+        return firsts[0]
+    sums = [0.0] * len(POSTURES)
+    for m in range(POSTURE_SAMPLES):
+        base = rng.fork(f"posture{m}")
+        for j, odds in enumerate(POSTURES):
+            r = base.copy()
+            x: BaseModel = s
+            for _ in range(200):
+                xs = cast(State, x)
+                if xs.step != "a_move" or xs.turn != s.turn or not any(p.seat == seat for p in rules.pending_now(x)):
+                    break
+                here = rules.legal_now(x, seat)
+                if not here:
+                    break
+                x, _ = rules.replay_step(x, seat, _posture(xs, here, odds), RngDice(r))
+
+            def answered(y: BaseModel) -> bool:
+                return ai.horizon(rules, s, y, seat)
+
+            sums[j] += _rollout(rules, ai, x, seat, r, ai.horizon_cap, answered)
+    best = 0
+    for j in range(1, len(POSTURES)):
+        if sums[j] > sums[best]:
+            best = j
+    return firsts[best]
+
 
 def _value(state: State, a: Action) -> float:
     """What a charge order is worth to the Marines: cores it may destroy, robots, own units hit."""
@@ -819,3 +887,4 @@ def _value(state: State, a: Action) -> float:
 
 
 GAME_AI = AnnihilatorAI()
+HARD_AI = HardAnnihilatorAI()
