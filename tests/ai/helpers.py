@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
 
-from engine.ai.player import game_ai
+import pytest
+
+from engine.ai.player import decide, game_ai
 from engine.ai.rng import Rng
 from engine.ai.selfplay import Table, bot
 from engine.core.protocol import Action
@@ -41,3 +44,39 @@ def searched(table: Table) -> bool:
     seat = prompts[0].seat
     legal = table.rules.legal_now(table.state, seat)
     return len(legal) > 1 and game_ai(table.rules).direct(table.rules, table.state, seat, legal, Rng("p")) is None
+
+
+def rollouts_decide(monkeypatch: pytest.MonkeyPatch, module: ModuleType, move: Callable[[], Action],
+                    firsts: list[Action], samples: int) -> None:
+    """A game's ``posture_move`` (``move``, in ``module``) plays the next move of the posture whose
+    rollouts do best: with ``module._rollout`` patched so that each posture in turn scores best
+    (the calls go posture by posture), ``move()`` picks that posture's next move (``firsts``),
+    after ``samples`` rollouts of each; when every rollout scores alike, the first posture's."""
+    n = len(firsts)
+    for best in range(n):
+        calls: list[int] = []
+
+        def rollout(*args: object, best: int = best, calls: list[int] = calls) -> float:
+            calls.append(1)
+            return 0.9 if (len(calls) - 1) % n == best else 0.3
+
+        monkeypatch.setattr(module, "_rollout", rollout)
+        assert move() is firsts[best]
+        assert len(calls) == n * samples
+    monkeypatch.setattr(module, "_rollout", lambda *args: 0.5)
+    assert move() is firsts[0]  # ties keep the first posture
+
+
+def levels_where_postures_differ(module: ModuleType, table: Table, seat: str, seed: str, firsts: list[Action]) -> None:
+    """Where a game's postures (``module.POSTURES``) would each make another next move
+    (``firsts``, the policy's first): ``normal`` plays the policy's move, ``hard`` (the game's
+    ``HARD_AI``) one of the postures' moves, the same again from the same seed."""
+    game = table.rules.name
+    assert len({a.text() for a in firsts}) == len(firsts) == len(module.POSTURES)
+    assert module.GAME_AI.at("hard") is module.HARD_AI
+    assert module.GAME_AI.at("normal") is module.GAME_AI is module.GAME_AI.at("easy")
+    normal, stats = decide(game, table.information(seat), "normal", seed)
+    assert (normal, stats) == (firsts[0], {"why": "tactics"})
+    hard, stats = decide(game, table.information(seat), "hard", seed)
+    again, _ = decide(game, table.information(seat), "hard", seed)
+    assert hard == again and hard in firsts and stats == {"why": "tactics"}

@@ -19,6 +19,7 @@ from engine.games.chitin import ai as chitin_ai
 from engine.games.chitin.board import DIRS, Index, geo, in_front
 from engine.games.chitin.combat import attack_choices, battle_odds, battles, stack_parts, unmet
 from engine.games.chitin.state import Pair, State
+from tests.ai.helpers import levels_where_postures_differ, rollouts_decide
 from tests.chitin.positions import RULES, act, begin, nb, position, put
 
 
@@ -442,30 +443,13 @@ def test_6_0_8_02_hard_in_advanced_moves_by_the_posture_whose_rollouts_do_best_a
     assert (s.step, s.active) == ("move", "Red")
     legal = t.rules.legal_now(s, "Red")
     firsts = [chitin_ai._patient_move(s, "Red", legal, w, g) for w, g in chitin_ai.POSTURES]
-    assert len({a.text() for a in firsts}) == 3
     assert firsts[0] is chitin_ai.tactics(s, "Red", legal)
-    assert chitin_ai.GAME_AI.at("hard") is chitin_ai.HARD_AI
-    assert chitin_ai.GAME_AI.at("normal") is chitin_ai.GAME_AI is chitin_ai.GAME_AI.at("easy")
-    normal, stats = decide("chitin", t.information("Red"), "normal", "t:301")
-    assert (normal, stats) == (firsts[0], {"why": "tactics"})
-    hard, stats = decide("chitin", t.information("Red"), "hard", "t:301")
-    again, _ = decide("chitin", t.information("Red"), "hard", "t:301")
-    assert hard == again and hard in firsts and stats == {"why": "tactics"}
+    levels_where_postures_differ(chitin_ai, t, "Red", "t:301", firsts)
 
-    # the rollouts decide: each posture in turn made the best (the calls go posture by posture)
-    for best in range(3):
-        calls: list[int] = []
-
-        def rollout(*args: object, best: int = best, calls: list[int] = calls) -> float:
-            calls.append(1)
-            return 0.9 if (len(calls) - 1) % 3 == best else 0.3
-
-        monkeypatch.setattr(chitin_ai, "_rollout", rollout)
-        picked = chitin_ai.posture_move(chitin_ai.HARD_AI, t.rules, s, "Red", legal, Rng("p"))
-        assert picked is firsts[best]
-        assert len(calls) == 3 * chitin_ai.POSTURE_SAMPLES
-    monkeypatch.setattr(chitin_ai, "_rollout", lambda *args: 0.5)
-    assert chitin_ai.posture_move(chitin_ai.HARD_AI, t.rules, s, "Red", legal, Rng("p")) is firsts[0]  # ties: tactics's
+    # the rollouts decide; ties keep tactics's
+    rollouts_decide(monkeypatch, chitin_ai,
+                    lambda: chitin_ai.posture_move(chitin_ai.HARD_AI, t.rules, s, "Red", legal, Rng("p")),
+                    firsts, chitin_ai.POSTURE_SAMPLES)
 
 
 def test_6_0_hard_moves_by_tactics_in_learning_and_where_the_postures_agree(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -36,7 +36,7 @@ from engine.games.annihilator.flow import TURN_ORDER
 from engine.games.annihilator.state import State as AnnihilatorState
 from engine.games.chitin.ai import GAME_AI as CHITIN_AI
 from engine.games.chitin.state import State as ChitinState
-from tests.ai.helpers import drive
+from tests.ai.helpers import drive, levels_where_postures_differ, rollouts_decide
 from tests.support.toygame import ToyState
 
 
@@ -230,31 +230,13 @@ def test_5_0_7_1_hard_moves_the_annihilator_by_the_posture_whose_rollouts_do_bes
     assert (s.step, s.turn) == ("a_move", 1)
     legal = t.rules.legal_now(s, "Annihilator")
     firsts = [annihilator_ai._posture(s, legal, odds) for odds in annihilator_ai.POSTURES]
-    assert len({a.text() for a in firsts}) == 3
     assert firsts[0] is bot_policy(s, "Annihilator", legal)
-    assert ANNIHILATOR_AI.at("hard") is annihilator_ai.HARD_AI
-    assert ANNIHILATOR_AI.at("normal") is ANNIHILATOR_AI is ANNIHILATOR_AI.at("easy")
-    normal, stats = decide("annihilator", t.information("Annihilator"), "normal", "t:18")
-    assert (normal, stats) == (firsts[0], {"why": "tactics"})
-    hard, stats = decide("annihilator", t.information("Annihilator"), "hard", "t:18")
-    again, _ = decide("annihilator", t.information("Annihilator"), "hard", "t:18")
-    assert hard == again and hard in firsts and stats == {"why": "tactics"}
+    levels_where_postures_differ(annihilator_ai, t, "Annihilator", "t:18", firsts)
 
-    # the rollouts decide: each posture in turn made the best (the calls go posture by posture)
-    for best in range(3):
-        calls: list[int] = []
-
-        def rollout(*args: object, best: int = best, calls: list[int] = calls) -> float:
-            calls.append(1)
-            return 0.9 if (len(calls) - 1) % 3 == best else 0.3
-
-        monkeypatch.setattr(annihilator_ai, "_rollout", rollout)
-        picked = annihilator_ai.posture_move(annihilator_ai.HARD_AI, t.rules, s, "Annihilator", legal, Rng("p"))
-        assert picked is firsts[best]
-        assert len(calls) == 3 * annihilator_ai.POSTURE_SAMPLES
-    monkeypatch.setattr(annihilator_ai, "_rollout", lambda *args: 0.5)
-    picked = annihilator_ai.posture_move(annihilator_ai.HARD_AI, t.rules, s, "Annihilator", legal, Rng("p"))
-    assert picked is firsts[0]  # ties: the bot's own posture
+    # the rollouts decide; ties keep the bot's own posture
+    rollouts_decide(monkeypatch, annihilator_ai,
+                    lambda: annihilator_ai.posture_move(annihilator_ai.HARD_AI, t.rules, s, "Annihilator", legal, Rng("p")),
+                    firsts, annihilator_ai.POSTURE_SAMPLES)
 
 
 def test_5_0_hard_moves_the_annihilator_without_rollouts_where_the_postures_agree(
