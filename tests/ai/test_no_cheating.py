@@ -90,6 +90,10 @@ def test_8_1_hidden_charges_never_change_the_annihilators_moves() -> None:
         t.play("Marines", done)
     assert a.rules.pending_now(a.state)[0].seat == "Annihilator"
     assert_blind(a, b, "Annihilator")
+    # hard moves the Annihilator (5.0) by rollouts of its postures, in the determinization alone
+    assert getattr(a.state, "step", "") == "a_move"
+    ia, ib = a.information("Annihilator"), b.information("Annihilator")
+    assert choose("annihilator", ia, "hard", 1) == choose("annihilator", ib, "hard", 1)
 
 
 def test_the_blindness_check_can_fail_a_public_difference_changes_the_information() -> None:
