@@ -27,7 +27,10 @@ kind by the same measure (``/done`` last while the policy still moves a unit). T
 rollout player (``candidates``): the policy's action and three others, each played on to the same
 step of the next game turn (docs/ai.md, "The rollout player"). The Annihilator's movement and
 close combat of both sides are the policy's, and the Security Robots set up round the brain
-cores (``direct``; docs/ai-measurements.md, "The Annihilator: the policy where the search lost").
+cores (``direct``; docs/ai-measurements.md, "The Annihilator: the policy where the search lost"),
+except that at ``hard`` the Annihilator's movement is chosen among three postures of the policy
+(``POSTURES``: the odds its Security Robots gang up for) by rollouts through the Marines' answer
+(``posture_move``).
 
 Hidden charges (option ``hidden_charges``, 8.1): the Annihilator sees a marker in each hex where a
 charge was set, never its pattern or facing. A determinization samples, for each marked hex, a
