@@ -92,6 +92,10 @@ class Core:
         """Games kept out of play because their log is damaged, with what is wrong."""
         self.unloaded: dict[int, GameRow] = {}
         """Games in play not loaded into memory yet (start-up loads them in the background)."""
+        self.places: dict[str, tuple[int, str]] = {}
+        """Each place a game was created in (its own thread) -> the newest such game and, once it has
+        left play, how it ended (``over`` or ``declined``; empty while in play): a thread stays its
+        game's, so an order there never falls to a game elsewhere (``find_game``)."""
         self._loading: dict[int, asyncio.Future[None]] = {}
         self.loader: asyncio.Task[None] | None = None
         self.all_loaded = asyncio.Event()
@@ -167,6 +171,8 @@ class Core:
         for row in await self.store.games("status IN ('invited', 'active', 'paused')"):
             if row.id not in self.damaged and row.id not in self.live:
                 self.unloaded[row.id] = row
+        for place, gid, status in await self.store.newest_by_place():
+            self.places[place] = (gid, status if status in ("over", "declined") else "")
         if background:
             self.loader = asyncio.create_task(self.load_all(), name="hexhive-load-games")
         else:
@@ -242,10 +248,13 @@ class Core:
         if "game" not in cmd.args:
             return None
         gid = parse_int(cmd.args["game"], "game", 1, MAX_GAME_ID)
+        self._check_damaged(gid)
+        return gid
+
+    def _check_damaged(self, gid: int) -> None:
         if gid in self.damaged:
             raise Refusal(f"game #{gid} cannot be played: {self.damaged[gid]}. A moderator can restore the "
                           "database from a backup (hexhive db backup); nothing was changed")
-        return gid
 
     def find_game(self, cmd: Command, *, statuses: tuple[str, ...] = ("active", "paused")) -> Live:
         """The game a command is about: ``game:ID``, else the game in this place, else the user's only game.
@@ -264,6 +273,8 @@ class Core:
         here = [g for g in self.live.values() if g.row.place == cmd.place and g.row.status in statuses]
         if len(here) == 1:
             return here[0]
+        if not here:
+            self._check_thread(cmd.place, statuses)
         mine = [g for g in self.live.values() if cmd.user in g.seats.values() and g.row.status in statuses]
         if len(here) > 1:
             mine = [g for g in here if cmd.user in g.seats.values()] or here
@@ -273,6 +284,32 @@ class Core:
             raise Refusal("there is no game in play here; /game new starts one, /game list shows the games")
         ids = ", ".join(f"#{g.id}" for g in mine)
         raise Refusal(f"you are in several games ({ids}); add game:ID to say which")
+
+    def _check_thread(self, place: str, statuses: tuple[str, ...]) -> None:
+        """In a game's own thread, with that game not in a state the command needs, a refusal naming
+        it: the command is never taken for one of the asker's games elsewhere (``game:N`` names one)."""
+        known = self.places.get(place)
+        if known is None:
+            return
+        gid, ended = known
+        self._check_damaged(gid)
+        g = self.live.get(gid)
+        row = g.row if g is not None else self.unloaded.get(gid)
+        status = row.status if row is not None else ended or "gone"
+        if status in statuses:
+            return
+        raise Refusal(f"game #{gid}, the game of this thread, is {_STATUS_WORDS.get(status, status)} now; "
+                      "nothing was changed. To act in another game, add game:ID (/game list shows the games)")
+
+    def placed(self, g: Live) -> None:
+        """A new game is in play in its place (``places``)."""
+        self.places[g.row.place] = (g.id, "")
+
+    def retire(self, g: Live) -> None:
+        """A game has left play (over, or an invitation declined): out of memory, its place remembered."""
+        self.live.pop(g.id, None)
+        if self.places.get(g.row.place, (g.id, ""))[0] <= g.id:
+            self.places[g.row.place] = (g.id, g.row.status)
 
     async def find_any(self, cmd: Command) -> Live:
         """Like ``find_game``, but ``game:N`` may also name a finished game (for reading, never for orders)."""
@@ -516,7 +553,7 @@ class Core:
             replies = await self.queue(g.id, list(notes or []) + replies)
         if over is not None:
             g.row = (await self.store.game(g.id)) or g.row
-            self.live.pop(g.id, None)
+            self.retire(g)
         return replies
 
     async def _hand_over(self, g: Live, seq: int, now: str) -> None:

@@ -183,6 +183,7 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
             if against_bot:  # the bot accepts at once: no invitation, the game begins
                 replies = await begin(core, g, cmd)
                 core.live[gid] = g
+                core.placed(g)
                 return replies
             opts = ", ".join(f"{k}:{escape_markdown(v, 40)}" for k, v in options.items()) or "none"
             dice_note = (f"dice seed `{escape_markdown(seed, 64)}`, fixed and public" if seed_arg is not None else
@@ -197,6 +198,7 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
                                              style="danger")])]
             replies = await core.queue(gid, replies)
         core.live[gid] = g
+        core.placed(g)
         return replies
 
 
@@ -332,7 +334,8 @@ async def close_invitation(core: Core, g: Live, text: str) -> list[Reply]:
     async with core.store.transaction():
         await core.store.update_game(g.id, core.now(), status="declined")
         replies = await core.queue(g.id, [Reply(to="channel", place=g.row.place, game_id=g.id, text=text)])
-    core.live.pop(g.id, None)
+    g.row = (await core.store.game(g.id)) or g.row
+    core.retire(g)
     return replies
 
 
@@ -559,7 +562,7 @@ async def finish(core: Core, g: Live, winner: str | None, reason: str,
         g.row = (await core.store.game(g.id)) or g.row
         replies = await core._reveal_lines(g, opened, g.seq, show=True) + core.end_lines(g, winner, reason)
         replies = await core.queue(g.id, replies)
-    core.live.pop(g.id, None)
+    core.retire(g)
     return replies
 
 

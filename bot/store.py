@@ -254,6 +254,13 @@ class Store:
         async with self.db.execute(f"SELECT * FROM games WHERE {where} ORDER BY id", params) as cur:
             return [_game(r) for r in await cur.fetchall()]
 
+    async def newest_by_place(self) -> list[tuple[str, int, str]]:
+        """(place, id, status) of the newest game created in each place."""
+        async with self.db.execute(
+            "SELECT place, id, status FROM games WHERE id IN (SELECT MAX(id) FROM games GROUP BY place)"
+        ) as cur:
+            return [(str(r[0]), int(r[1]), str(r[2])) for r in await cur.fetchall()]
+
     # --- branches and actions ---------------------------------------------------------------
 
     async def branch_info(self, game_id: int, branch: int) -> dict[str, Any]:

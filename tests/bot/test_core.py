@@ -371,3 +371,59 @@ async def test_after_a_restart_no_board_is_posted_again_for_the_same_phase(tmp_p
     assert not any(x.board for x in r), "the phase did not change, so no new board"
     assert core2.live[gid].seq == 1
     await store2.close()
+
+
+async def _toy_in(core: Core, place: str) -> int:
+    r = await say(core, "alice", "/game new game:toy opponent:bob seed:1", place=place)
+    gid = r[0].game_id
+    assert gid is not None
+    return gid
+
+
+@pytest.mark.parametrize("restart", [False, True], ids=["running", "after-restart"])
+async def test_an_order_in_a_finished_games_thread_never_goes_to_another_game(tmp_path, restart):
+    """A game's thread stays its game's: with that game over, an order there is refused, however
+    many other games the player has elsewhere (it used to fall to the player's only game in play)."""
+    path = tmp_path / "t.db"
+    store = await Store.open(path)
+    core = make_core(store)
+    over = await _toy_in(core, "console:#one")
+    await say(core, "bob", "/game accept", place="console:#one")
+    await say(core, "alice", "/game resign confirm:yes", place="console:#one")
+    other = await _toy_in(core, "console:#two")
+    await say(core, "bob", "/game accept", place="console:#two")
+    if restart:
+        await store.close()
+        store = await Store.open(path)
+        core = make_core(store)
+        await core.start()
+    r = await say(core, "alice", "/guess parity:odd", place="console:#one")
+    assert r[0].to == "private" and f"game #{over}" in r[0].text and "over" in r[0].text, r[0].text
+    assert "nothing was changed" in r[0].text
+    assert core.live[other].seq == 0
+    r = await say(core, "alice", "/game status", place="console:#one")
+    assert f"#{over}" in r[0].text and f"#{other}" not in r[0].text, r[0].text
+    r = await say(core, "alice", f"/guess parity:odd game:{other}", place="console:#one")
+    assert core.live[other].seq == 1, r[0].text  # named, another game may be played from here
+    r = await say(core, "bob", "/guess parity:even", place="dm:bob")  # a DM still finds the only game
+    assert core.live[other].seq == 2, r[0].text
+    await store.close()
+
+
+async def test_accepting_in_a_declined_challenges_thread_never_accepts_another(core):
+    declined = await _toy_in(core, "console:#one")
+    await say(core, "bob", "/game decline", place="console:#one")
+    waiting = await _toy_in(core, "console:#two")
+    r = await say(core, "bob", "/game accept", place="console:#one")
+    assert f"game #{declined}" in r[0].text and "declined" in r[0].text, r[0].text
+    assert core.live[waiting].row.status == "invited"
+
+
+async def test_a_moderation_refused_for_the_games_state_names_the_game(core):
+    gid = await start_toy(core)
+    await say(core, "carol", "/mod pause", place="console:#t", mod=True)
+    r = await say(core, "carol", "/mod pause", place="console:#t", mod=True)
+    assert f"game #{gid}, the game of this thread, is paused" in r[0].text, r[0].text
+    await say(core, "carol", "/mod resume", place="console:#t", mod=True)
+    r = await say(core, "carol", "/mod resume", place="console:#t", mod=True)
+    assert f"game #{gid}, the game of this thread, is already under way" in r[0].text, r[0].text
