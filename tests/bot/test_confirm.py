@@ -70,8 +70,21 @@ def test_8_2_done_that_sets_off_a_charge_on_the_marines_own_units_is_flagged():
     far = next(h for h in hexes_of("passage") if h not in reach and h != charge.at)
     s = position(step="h_combat", turn=2, charges=[charge], units={"A1": far})
     assert RULES.caution(s, M, Action(verb="done")) == ""
-    s = position(step="h_move", turn=2, charges=[charge], units={"A1": reach[1]})
+    # with a close combat to come (R1 in A1's hex, 7.1) the question waits for its /done ...
+    s = position(step="h_move", turn=2, charges=[charge], units={"A1": reach[1], "R1": reach[1]})
     assert RULES.caution(s, M, Action(verb="done")) == ""
+
+
+def test_8_2_done_of_the_movement_is_flagged_when_no_close_combat_follows():
+    """3.0: with no close combat possible, step 2 is skipped and the movement's /done sets the charges
+    off at once (8.1); it asks first, as the close combat's /done does (it used to say nothing)."""
+    from engine.core.protocol import Action
+
+    charge, reach = _charge_on_own_units()
+    s = position(step="h_move", turn=2, charges=[charge], units={"A1": reach[1]})
+    text = RULES.caution(s, M, Action(verb="done"))
+    assert "A1" in text and reach[1] in text and "rule 8.2" in text and "movement" in text
+    assert RULES.caution(s, M, Action(verb="move", args={"unit": "A1", "to": reach[0]})) == ""
 
 
 async def test_a_moderator_can_roll_back_a_finished_game_and_it_plays_on(core):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core.dice import Dice
+from engine.core.dice import Dice, FixedDice
 from engine.core.protocol import Event
 from engine.games.annihilator import data
 from engine.games.annihilator.demolition import detonate, order_text
@@ -56,6 +56,24 @@ def proceed(state: State, dice: Dice) -> list[Event]:
         turn = f"Turn {state.turn}: " if state.turn else ""
         events.append(Event(kind="phase", text=f"{turn}{PHASE_NAMES[state.step]}"))
     return events
+
+
+def charges_go_off_next(state: State) -> bool:
+    """Whether ending the human player's current step (movement or close combat) sets the charges
+    off at once (8.1): every step between has nothing to decide and is skipped (3.0). Worked on a
+    copy; no die is rolled."""
+    if state.step not in ("h_move", "h_combat"):
+        return False
+    trial = state.model_copy(deep=True)
+    events: list[Event] = []
+    while True:
+        _leave(trial, events)
+        trial.step = NEXT[trial.step]
+        if trial.step == "detonate":
+            return True
+        _enter(trial, FixedDice([]), events)
+        if trial.step in STEPS and has_choice(trial):
+            return False
 
 
 def _leave(state: State, events: list[Event]) -> None:

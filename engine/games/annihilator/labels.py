@@ -45,12 +45,16 @@ def style(action: Action) -> ButtonStyle:
 
 
 def caution(state: BaseModel, seat: str, action: Action) -> str:
-    """8.1-8.2: ending the human close combat sets off last turn's charges; say which would hit the Marines."""
+    """8.1-8.2: ending the human close combat sets off last turn's charges, and so does ending the
+    movement when no close combat is possible (3.0, the step skipped); say which would hit the Marines."""
     from engine.games.annihilator import data
     from engine.games.annihilator.demolition import order_text, pattern_numbers
+    from engine.games.annihilator.flow import charges_go_off_next
     from engine.games.annihilator.state import State
 
-    if action.verb != "done" or not isinstance(state, State) or state.step != "h_combat" or seat != data.MARINES:
+    if action.verb != "done" or not isinstance(state, State) or seat != data.MARINES:
+        return ""
+    if not state.charges or not charges_go_off_next(state):
         return ""
     own: dict[str, list[str]] = {}
     for u in state.side_units(data.MARINES):
@@ -63,5 +67,7 @@ def caution(state: BaseModel, seat: str, action: Action) -> str:
             hurt.append(f"{order_text(c)} reaches your own units in {where}")
     if not hurt:
         return ""
-    return ("/done ends close combat and sets off the charges (rule 8.1): " + "; ".join(hurt)
+    ends = ("close combat and sets off the charges" if state.step == "h_combat"
+            else "the movement and, with no close combat possible (rule 3.0), sets off the charges at once")
+    return (f"/done ends {ends} (rule 8.1): " + "; ".join(hurt)
             + ". Their results fall on your units too (rule 8.2)")
