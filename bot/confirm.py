@@ -1,7 +1,8 @@
 """Confirmations for what cannot be taken back: resigning, and legal orders a player could easily regret.
 
-An order the game flags with a caution (``GameRules.caution``: Chitin's ``/ready`` with points
-unspent, Annihilator's ``/done`` that sets off a charge on the Marines' own units) is not
+An order the game flags with a caution (``GameRules.caution``: Annihilator's ``/done`` that sets
+off a charge on the Marines' own units; Chitin's ``/ready`` with points unspent, though the rules
+refuse that order first, RULINGS Chitin 11) is not
 applied at once: the player is told why, privately, with a red button that gives the same
 order with ``confirm:yes``. ``/game resign`` asks the same way.
 """
