@@ -79,3 +79,26 @@ def test_every_pointer_to_a_section_of_the_docs_names_one_that_is_there():
     dangling = [f'{where}: {doc}, "{quoted}"' for where, doc, quoted in refs
                 if not any(s.startswith(quoted) for s in sections[doc])]
     assert not dangling, "pointers to no section:\n" + "\n".join(dangling)
+
+
+# -- the rulings the replies cite ----------------------------------------------------------------
+
+RULING_SECTIONS = {"Chitin": "## Chitin I", "OneWorld": "## OneWorld", "Annihilator": "## Annihilator"}
+
+
+def test_every_ruling_the_code_cites_is_in_docs_rulings_md():
+    """Replies cite "RULINGS Chitin 11" and the like: a member must find ruling 11 under "Chitin I"
+    in docs/rulings.md (the rulebooks are silent there, so the ruling is the rule)."""
+    text = (ROOT / "docs" / "rulings.md").read_text()
+    sections = {}
+    for game, heading in RULING_SECTIONS.items():
+        assert heading in text, f"docs/rulings.md has no section {heading!r}"
+        body = text.split(heading + "\n", 1)[1]
+        sections[game] = body.split("\n## ", 1)[0]
+    cited = set()
+    for top in ("engine", "bot", "render"):
+        for f in (ROOT / top).rglob("*.py"):
+            cited |= set(re.findall(r"RULINGS (Chitin|OneWorld|Annihilator) (\d+)", f.read_text()))
+    assert len(cited) >= 10
+    for game, n in sorted(cited):
+        assert re.search(rf"^{n}\. \*\*", sections[game], re.M), f"RULINGS {game} {n} is not in docs/rulings.md"
