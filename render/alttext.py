@@ -37,14 +37,13 @@ def events_text(view: View) -> str:
     moves = [(a.src, a.dst) for a in view.arrows if a.kind == "move"]
     moved = _hexes_of(view, "moved")
     if moves:
-        ends = list(dict.fromkeys(b for _, b in moves))
-        who = list(dict.fromkeys(_names(view, ends)))
-        trail = ", ".join(f"{a}-{b}" for a, b in moves[:6]) + ("..." if len(moves) > 6 else "")
-        parts.append(f"Moved {', '.join(who[:8]) or 'units'} ({trail})")
+        # each move with what stands at its end now, in the moves' order
+        each = [" ".join([" and ".join(dict.fromkeys(_names(view, [b]))) or "a unit", f"{a}-{b}"])
+                for a, b in moves[:6]]
+        parts.append("Moved " + ", ".join(each) + ("..." if len(moves) > 6 else ""))
     elif moved:
-        who = list(dict.fromkeys(_names(view, moved)))
-        parts.append(f"Moved {', '.join(who[:10]) or 'units'} into {', '.join(moved[:8])}"
-                     + ("..." if len(moved) > 8 else ""))
+        # outlined hexes are where moves began and ended: which counter moved, the view does not say
+        parts.append("Movement in " + ", ".join(moved[:8]) + ("..." if len(moved) > 8 else ""))
     combats: dict[str, list[str]] = {}
     for a in view.arrows:
         if a.kind != "move":

@@ -79,8 +79,8 @@ def test_alt_text_is_short_and_says_turn_phase_mover_and_events():
     v = views.oneworld_view()
     alt = alt_text(v)
     assert alt.startswith("OneWorld: The War Between the Gods, turn 7, Combat. CHEZ to move.")
-    assert "Blade" in alt and "0711" in alt and "losses in 0908" in alt
-    assert "only you" not in alt and "Stone" not in alt.split("Moved")[0]
+    assert "Movement in 0606, 0506" in alt and "0711" in alt and "losses in 0908" in alt
+    assert "only you" not in alt and "aspect" not in alt and "C10" not in alt
     long = v.model_copy(update={"title": "x" * 2000})
     assert len(alt_text(long)) <= 1024
 
@@ -200,3 +200,24 @@ def test_a_disrupted_d_reads_in_the_focus_view_inside_its_red_corner(chitin_map,
     leg = _disrupted_leg(x1 - x0, d.size)
     assert d.box[2] <= x1 and d.box[1] >= y0
     assert (x1 - d.box[0]) + (d.box[3] - y0) <= leg + 1.5  # the letter's far corner inside the triangle
+
+
+def test_alt_text_names_no_counter_it_cannot_tell_moved():
+    """Outlined hexes of a move are its start and its end; without arrows the view does not say which
+    counter moved, so the alt text names none (it used to name every counter in those hexes,
+    bystanders and the hexes left behind included)."""
+    from engine.core.protocol import ArrowView
+
+    c = CounterView
+    v = View(game="annihilator", map="m", title="Annihilator", turn=2, phase="human movement", active="Marines",
+             counters=(c(hex="2310", side="Marines", label="A1"), c(hex="2510", side="Marines", label="A2"),
+                       c(hex="2410", side="Marines", label="D1")),
+             highlights=tuple(HighlightView(hex=h, kind="moved") for h in ("2510", "2410", "2310")))
+    alt = alt_text(v)
+    assert "Movement in 2510, 2410, 2310" in alt
+    assert "A2" not in alt and "D1" not in alt and "A1" not in alt
+    # with arrows, each move is named with what stands at its end, in the moves' order
+    v = v.model_copy(update={"arrows": (ArrowView(src="2510", dst="2410", kind="move"),
+                                        ArrowView(src="2210", dst="2310", kind="move"))})
+    alt = alt_text(v)
+    assert "Moved D1 2510-2410, A1 2210-2310" in alt, alt

@@ -99,7 +99,9 @@ def test_full_board_of_every_scripted_board_covers_no_counter_text(script):
 
 
 @pytest.mark.parametrize("script", PARAMS)
-def test_alt_text_names_turn_phase_and_the_units_that_moved(script):
+def test_alt_text_names_turn_phase_and_what_moved(script):
+    """The units at the ends of the move arrows are named; where a view has only outlined hexes
+    (their starts and ends), the hexes are, and no counter (the view does not say which moved)."""
     for view, public in board_views_of(script):
         alt = alt_text(public)
         assert 0 < len(alt) <= ALT_LIMIT
@@ -107,12 +109,13 @@ def test_alt_text_names_turn_phase_and_the_units_that_moved(script):
         if public.turn:
             assert f"turn {public.turn}" in alt
         assert public.phase in alt
-        moved_to = {a.dst for a in public.arrows if a.kind == "move"} or {
-            h.hex for h in public.highlights if h.kind == "moved"
-        }
+        moved_to = {a.dst for a in public.arrows if a.kind == "move"}
         movers = [c.label for c in public.counters if c.hex in moved_to and c.label and not c.hidden]
         if movers:
             assert any(m in alt for m in movers), (alt, movers)
+        outlined = [h.hex for h in public.highlights if h.kind == "moved"]
+        if outlined and not moved_to:
+            assert f"Movement in {outlined[0]}" in alt, alt
         assert not any(p in alt for p in view.private if p)
 
 
