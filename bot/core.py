@@ -234,7 +234,12 @@ class Core:
         handler = self.commands.get(cmd.name)
         if handler is not None:
             return await handler(self, cmd)
-        if cmd.name.split(" ")[0] in ("game", "mod", "resolve"):
+        group = cmd.name.split(" ")[0]
+        if group in ("game", "mod", "resolve"):
+            subs = sorted(n.split(" ", 1)[1] for n in self.commands if n.startswith(group + " "))
+            if cmd.name == group and subs:
+                raise Refusal(f"/{group} needs one more word: " + ", ".join(f"/{group} {w}" for w in subs)
+                              + "; /help says what each does")
             raise Refusal(f"there is no command /{cmd.name}; /help lists them")
         unknown = words.unknown_command("/" + cmd.name, self.command_words())
         if unknown:

@@ -91,6 +91,16 @@ async def test_an_unknown_command_suggests_the_near_one(core):
     assert r[0].text == "Sorry, there is no command /mvoe; did you mean /move?"
 
 
+async def test_a_group_word_alone_lists_its_commands(core):
+    r = await core.handle_line("alice", "console:#lobby", "/game")
+    assert r[0].to == "private" and "/game new" in r[0].text and "/game accept" in r[0].text, r[0].text
+    assert "there is no command" not in r[0].text
+    r = await core.handle_line("alice", "console:#lobby", "/mod")
+    assert "/mod pause" in r[0].text and "/mod rollback" in r[0].text, r[0].text
+    r = await core.handle_line("alice", "console:#lobby", "/game nosuch")
+    assert "there is no command /game nosuch" in r[0].text
+
+
 async def test_game_moves_lists_one_units_orders(tmp_path):
     t, store = await table(tmp_path)
     try:
