@@ -117,7 +117,7 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
                 print(f"hexhive: cannot read the script {args.script}: {exc.strerror}", file=sys.stderr)
                 return 2
             return asyncio.run(run_script(lines, db, args.out, seed_base=args.seed))
-        return asyncio.run(interactive(args.db or settings.database, args.out or Path("out")))
+        return asyncio.run(interactive(args.db or settings.database, args.out or Path("out"), seed_base=args.seed))
     if args.cmd == "discord" or (args.cmd is None and settings.discord_token is not None):
         if settings.discord_token is None:
             print("hexhive: HEXHIVE_DISCORD_TOKEN is not set; put it in .env (see docs/discord-setup.md)",

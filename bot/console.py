@@ -180,9 +180,7 @@ async def run_script(lines: Iterable[str], db: Path, out_dir: Path | None, strea
     store = await Store.open(db)
     try:
         core = make_core(store)
-        if seed_base is not None:
-            counter = iter(range(1, 10**9))
-            core.new_seed = lambda: f"{seed_base}-{next(counter)}"
+        _seeded(core, seed_base)
         console = Console(core, out_dir, stream, boards=boards)
         await console.start()
         for n, line in enumerate(lines, 1):
@@ -196,11 +194,19 @@ async def run_script(lines: Iterable[str], db: Path, out_dir: Path | None, strea
         await store.close()
 
 
-async def interactive(db: Path, out_dir: Path | None) -> int:
+def _seeded(core: Core, seed_base: str | None) -> None:
+    """``--seed``: every new game's dice seed is ``seed_base-1``, ``seed_base-2``, ... (reproducible)."""
+    if seed_base is not None:
+        counter = iter(range(1, 10**9))
+        core.new_seed = lambda: f"{seed_base}-{next(counter)}"
+
+
+async def interactive(db: Path, out_dir: Path | None, seed_base: str | None = None) -> int:
     """Read lines from standard input until end of input or /quit."""
     store = await Store.open(db)
     try:
         core = make_core(store)
+        _seeded(core, seed_base)
         console = Console(core, out_dir)
         await console.start()
         console.say("hexhive console. Write lines like 'alice: /help' or "

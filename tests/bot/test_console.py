@@ -103,3 +103,19 @@ async def test_the_phase_message_is_printed_again_when_it_changes(tmp_path):
     script = SCRIPT.replace("carol@#game-1: /game status", "alice@#game-1: /take n:1")
     rc, out = await run(tmp_path, script)
     assert rc == 0 and "(edited)" in out
+
+
+async def test_the_interactive_console_takes_the_seed_too(tmp_path, monkeypatch):
+    """``hexhive console --seed S`` without a script: new games' dice seeds are S-1, S-2 (it was ignored)."""
+    from bot.console import interactive
+    from bot.store import Store
+
+    lines = "alice: /game new game:toy opponent:bob\nalice: /game new game:toy opponent:carol\n/quit\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(lines))
+    monkeypatch.setattr("sys.stdout", io.StringIO())
+    assert await interactive(tmp_path / "i.db", tmp_path / "out", seed_base="S") == 0
+    store = await Store.open(tmp_path / "i.db")
+    try:
+        assert [g.seed for g in await store.games()] == ["S-1", "S-2"]
+    finally:
+        await store.close()
