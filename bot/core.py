@@ -510,8 +510,10 @@ class Core:
         replies: list[Reply] = []
         shown = await self._sealed_digest(g, seat, digest) if secret else ""
         if secret:  # the same string the thread shows when the choice is announced
+            opens = ("every choice is now in, so it opens at once (below)" if any(e.kind == "reveal" for e in events)
+                     else "it opens when every choice is in")
             ack = private(cmd.user, cmd.place, f"Your choice is sealed: {action.text()}. "
-                          f"Commitment `{shown[:16]}`; it opens when every choice is in.")
+                          f"Commitment `{shown[:16]}`; {opens}.")
             if any(h.kind.startswith("preview") for h in g.rules.view(state, seat).highlights):
                 # RULINGS Annihilator 4 and 11: the player sees the sealed order drawn on their own board.
                 ack = ack.model_copy(update={"board": True, "viewer": seat, "game_id": g.id, "seq": seq})

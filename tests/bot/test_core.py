@@ -427,3 +427,15 @@ async def test_a_moderation_refused_for_the_games_state_names_the_game(core):
     await say(core, "carol", "/mod resume", place="console:#t", mod=True)
     r = await say(core, "carol", "/mod resume", place="console:#t", mod=True)
     assert f"game #{gid}, the game of this thread, is already under way" in r[0].text, r[0].text
+
+
+async def test_the_last_sealed_choice_is_told_it_opened_at_once(core):
+    """The choice that completes a simultaneous prompt is opened by it: its private answer says so
+    (it used to say "it opens when every choice is in" beside the line that had opened it)."""
+    await start_toy(core)
+    r = await say(core, "alice", "/guess parity:odd", place="dm:alice")
+    assert "it opens when every choice is in" in texts(r, "private")
+    r = await say(core, "bob", "/guess parity:even", place="dm:bob")
+    mine = texts(r, "private")
+    assert "Your choice is sealed: /guess parity:even" in mine and "opens at once" in mine, mine
+    assert "it opens when every choice is in" not in mine
