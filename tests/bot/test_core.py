@@ -439,3 +439,11 @@ async def test_the_last_sealed_choice_is_told_it_opened_at_once(core):
     mine = texts(r, "private")
     assert "Your choice is sealed: /guess parity:even" in mine and "opens at once" in mine, mine
     assert "it opens when every choice is in" not in mine
+
+
+async def test_help_in_a_finished_games_thread_says_the_game_is_over(core):
+    gid = await start_toy(core)
+    await say(core, "alice", "/game resign confirm:yes", place="console:#t")
+    r = await say(core, "bob", "/game help", place="console:#t")
+    assert r[0].text.startswith(f"Game #{gid}, the game of this thread, is over"), r[0].text
+    assert "/game new" in r[0].text  # the general help follows
