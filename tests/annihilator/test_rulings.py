@@ -219,3 +219,15 @@ def test_8_1_annihilator_ruling_11_the_private_view_draws_each_pattern_in_its_ow
         assert not [h for h in other_view.highlights if h.kind.startswith("preview")]
         assert not [m for m in other_view.markers if m.kind.startswith("preview")]
         assert not [a for a in other_view.arrows if a.kind.startswith("preview")]
+
+
+def test_annihilator_ruling_6_a_turn_with_every_marine_disrupted_says_the_movement_is_skipped():
+    """3.0 skips a step with nothing to decide; the human movement skipped because every Marine is
+    still disrupted (RULINGS Annihilator 6) is said in the thread, not passed over in silence."""
+    s = position(step="a_repair", turn=1, units={"A1": SPOT, "R1": FAR})
+    a1 = s.unit("A1")
+    a1.disrupted, a1.disrupted_turn, a1.disrupted_step = True, 1, "a_combat"
+    s, events = play(s, A, "done")
+    assert s.turn == 2 and s.step != "h_move"
+    said = [e.text for e in events if "human movement is skipped" in e.text]
+    assert said and "Turn 2: no Marine can move" in said[0] and "RULINGS Annihilator 6" in said[0], events

@@ -52,6 +52,12 @@ def proceed(state: State, dice: Dice) -> list[Event]:
         _enter(state, dice, events)
         if check_victory(state, events) or (state.step in STEPS and has_choice(state)):
             break
+        if state.step == "h_move" and state.side_units(data.MARINES):
+            # the one skipped step a player would miss: say why the Marines do not move this turn
+            why = (" (disrupted units may not move for one game turn: Combat Effect Table, RULINGS Annihilator 6)"
+                   if all(u.disrupted for u in state.side_units(data.MARINES)) else "")
+            events.append(Event(kind="status", text=f"Turn {state.turn}: no Marine can move{why}, so the human "
+                                "movement is skipped"))
     if state.step != "over":
         turn = f"Turn {state.turn}: " if state.turn else ""
         events.append(Event(kind="phase", text=f"{turn}{PHASE_NAMES[state.step]}"))
