@@ -42,9 +42,11 @@ def now_verbs(g: Live, seat: str, verbs: tuple[str, ...]) -> list[str]:
 
 
 def examples(g: Live, seat: str, verbs: list[str], limit: int = EXAMPLES) -> list[Action]:
-    """A few legal actions, one of each verb first, so the examples show the different orders."""
+    """A few legal actions, one of each verb first, so the examples show the different orders; those
+    a player could regret (one that needs ``confirm``, such as a Blade run into Chaos, 5.6) last."""
     assert g.state is not None
     legal = [a for a in g.rules.legal_now(g.state, seat) if a.verb in verbs]
+    legal.sort(key=lambda a: "confirm" in a.args)
     picked: list[Action] = []
     for v in verbs:
         first = next((a for a in legal if a.verb == v), None)

@@ -171,3 +171,17 @@ async def test_12_0_help_offers_transform_and_flee_only_with_their_options(core)
     g2, say2 = await open_table(core, "console:#u", "game:oneworld god_powers:on flee_while_you_can:on")
     r = await say2("alice", f"/game help all:yes game:{g2.id}")
     assert "/transform" in r[0].text and "/flee" in r[0].text
+
+
+def test_examples_put_an_order_that_needs_confirm_last():
+    """OneWorld's help showed "Move B3 NE into Chaos (lost)" first: an order a player could regret
+    (5.6, it needs confirm:lost) is no example while there are others."""
+    from types import SimpleNamespace
+
+    from engine.core.protocol import Action
+
+    lost = Action(verb="move", args={"child": "B3", "dir": "NE", "confirm": "lost"})
+    safe = [Action(verb="move", args={"child": "B3", "dir": d}) for d in ("N", "S", "SE")]
+    rules = SimpleNamespace(legal_now=lambda state, seat: [lost, *safe])
+    g = SimpleNamespace(state=object(), rules=rules)
+    assert helpdesk.examples(g, "BORG", ["move"]) == safe  # type: ignore[arg-type]
