@@ -104,6 +104,10 @@ async def rollback(core: Core, cmd: Command) -> list[Reply]:
         if length == 0:
             raise _refuse(f"game #{g.id} has no action to roll back yet")
         top = length if over else length - 1
+        asked = cmd.args.get("to", "").strip()
+        if not over and asked.isdigit() and int(asked) == length:
+            raise _refuse(f"game #{g.id} is at action {length} already: to roll back, name an earlier one "
+                          f"(0 to {top}; /game log shows them); nothing was changed")
         to = parse_int(cmd.args.get("to", ""), "to (the action to go back to; /game log shows them)", 0, top)
         reason = escape_markdown(cmd.args.get("reason", ""), 300)
         pair = await _splits_a_reveal(core, g, to)

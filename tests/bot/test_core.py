@@ -151,6 +151,15 @@ async def test_rollback_keeps_the_abandoned_branch_and_restore_brings_it_back(co
     assert core.live[gid].state.model_dump_json() == s2
 
 
+async def test_a_rollback_to_where_the_game_is_says_so(core):
+    gid = await start_toy(core)
+    await say(core, "alice", "/guess parity:odd", place="dm:alice")
+    await say(core, "bob", "/guess parity:even", place="dm:bob")
+    r = await say(core, "carol", f"/mod rollback to:2 game:{gid}", mod=True)
+    assert f"game #{gid} is at action 2 already" in r[0].text and "0 to 1" in r[0].text, r[0].text
+    assert core.live[gid].seq == 2
+
+
 async def test_moderator_commands_refuse_members(core):
     gid = await start_toy(core)
     r = await say(core, "alice", f"/mod pause game:{gid}")
