@@ -17,12 +17,13 @@ with counters only.
 from __future__ import annotations
 
 import math
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from engine.core.hexes import Hex, format_ccrr, neighbor
 from engine.core.maps import GameMap
@@ -292,6 +293,16 @@ def _pieces(
     draw_pieces(out, view, game_map, lay, floor, area, shown=shown, crowded=whole)
 
 
+def fit_phase(phase: str, f: ImageFont.FreeTypeFont, room: float) -> str:
+    """The phase in ``room`` pixels: without its rule's number in brackets first (the full map's
+    title bar has it), only then cut short."""
+    if text_width(f, phase) > room:
+        phase = re.sub(r"\s*\([^()]*\)$", "", phase) or phase
+    while text_width(f, phase) > room and len(phase) > 4:
+        phase = phase[:-2].rstrip() + "\u2026"
+    return phase
+
+
 def _header(img: Image.Image, view: View, width: int) -> None:
     """Two lines on the dark bar: the title, turn and phase; who is to move (or the result)."""
     img.paste(TITLE_BG, (0, 0, width, HEADER_H))
@@ -308,8 +319,7 @@ def _header(img: Image.Image, view: View, width: int) -> None:
     put_text(img, (PAD, 13), title, big, TITLE_FG, "lm")
     put_text(img, (width - PAD, 13), right, small, (200, 204, 214), "rm")
     if low:
-        while text_width(small, low) > width * 0.45 and len(low) > 4:
-            low = low[:-2].rstrip() + "\u2026"
+        low = fit_phase(low, small, width * 0.45)
         put_text(img, (width - PAD, 34), low, small, (200, 204, 214), "rm")
     who = to_move(view)
     x = PAD

@@ -221,3 +221,15 @@ def test_alt_text_names_no_counter_it_cannot_tell_moved():
                                         ArrowView(src="2210", dst="2310", kind="move"))})
     alt = alt_text(v)
     assert "Moved D1 2510-2410, A1 2210-2310" in alt, alt
+
+
+def test_a_long_phase_in_the_focus_header_drops_its_rule_number_before_it_is_cut():
+    """The header read "human advance after demolitio..." at the focus view's width."""
+    from render.focus import fit_phase
+    from render.style import font
+
+    small = font(13, "regular")
+    phase = "human advance after demolition (step 3, 8.3)"
+    assert fit_phase(phase, small, DISPLAY_W * 0.45) == "human advance after demolition"
+    assert fit_phase("movement", small, DISPLAY_W * 0.45) == "movement"
+    assert fit_phase(phase, small, 60).endswith("\u2026")
