@@ -105,7 +105,7 @@ async def rollback(core: Core, cmd: Command) -> list[Reply]:
             raise _refuse(f"game #{g.id} has no action to roll back yet")
         top = length if over else length - 1
         asked = cmd.args.get("to", "").strip()
-        if not over and asked.isdigit() and int(asked) == length:
+        if not over and asked.isascii() and asked.isdigit() and int(asked) == length:
             raise _refuse(f"game #{g.id} is at action {length} already: to roll back, name an earlier one "
                           f"(0 to {top}; /game log shows them); nothing was changed")
         to = parse_int(cmd.args.get("to", ""), "to (the action to go back to; /game log shows them)", 0, top)
