@@ -131,6 +131,7 @@ async def rollback(core: Core, cmd: Command) -> list[Reply]:
             row = await core.store.game(g.id)
             assert row is not None
             fresh = await load_live(core.store, row)
+            _check_undecided(fresh, f"at action {to}", "roll back to an earlier action")
             fresh.board_key = None
             core.live[g.id] = fresh
             extra = core.board_replies(fresh, force=True) + core.prompt_replies(fresh, [])
@@ -138,6 +139,17 @@ async def rollback(core: Core, cmd: Command) -> list[Reply]:
                 core, g.id, row.place, cmd.user,
                 f"rolled game #{g.id} back to action {to}, now branch {new} (branch {old} is kept; /mod restore branch:{old} "
                 f"brings it back; dice from here on come from a fresh key)", reason, extra)
+
+
+def _check_undecided(g: Live, where: str, instead: str) -> None:
+    """A game put back in play must still have a move to make: a position its rules have decided (the
+    last action of a game that ended by them) would be in play with nobody to move, for good."""
+    assert g.state is not None
+    done = g.rules.outcome(g.state)
+    if done is not None:
+        result = f"{done.winner} wins" if done.winner else "a draw"
+        raise _refuse(f"{where} game #{g.id} is already decided by its rules ({result}: {done.reason.rstrip('.')}), "
+                      f"so it could not be played on; {instead}. Nothing was changed")
 
 
 @command("mod restore")
@@ -159,6 +171,7 @@ async def restore(core: Core, cmd: Command) -> list[Reply]:
             row = await core.store.game(g.id)
             assert row is not None
             fresh = await load_live(core.store, row)
+            _check_undecided(fresh, f"on branch {branch}", "/mod end ends the game with a result")
             core.live[g.id] = fresh
             extra = core.board_replies(fresh, force=True) + core.prompt_replies(fresh, [])
             return await _log_and_post(core, g.id, row.place, cmd.user, f"restored branch {text} of game #{g.id}",

@@ -160,6 +160,28 @@ async def test_a_rollback_to_where_the_game_is_says_so(core):
     assert core.live[gid].seq == 2
 
 
+async def test_a_game_decided_by_its_rules_is_never_put_back_in_play_at_its_end(core):
+    """Rolling a game that ended by its rules back to its last action (or restoring a branch that
+    ended so) would leave it in play with nobody to move, for good: refused, nothing changed."""
+    r = await say(core, "alice", "/game new game:toy opponent:bob seed:1 pile:2", place="console:#t")
+    gid = r[0].game_id
+    await say(core, "bob", "/game accept", place="console:#t")
+    await say(core, "alice", "/guess parity:odd", place="dm:alice")
+    await say(core, "bob", "/guess parity:even", place="dm:bob")
+    g = core.live[gid]
+    taker = g.pending()[0].seat
+    await say(core, g.user_of(taker), "/take n:2", place="console:#t")
+    assert gid not in core.live  # over by the rules: the pile is empty
+    r = await say(core, "carol", f"/mod rollback to:3 game:{gid} confirm:yes reason:x", mod=True)
+    assert "already decided by its rules" in r[0].text and "Nothing was changed" in r[0].text, r[0].text
+    assert gid not in core.live and (await core.store.game(gid)).status == "over"
+    r = await say(core, "carol", f"/mod rollback to:2 game:{gid} confirm:yes reason:x", mod=True)
+    assert core.live[gid].row.status == "active" and core.live[gid].seq == 2, r[0].text
+    r = await say(core, "carol", f"/mod restore branch:1 game:{gid}", mod=True)
+    assert "on branch 1 game" in r[0].text and "already decided" in r[0].text, r[0].text
+    assert core.live[gid].row.branch == 2 and core.live[gid].seq == 2
+
+
 async def test_moderator_commands_refuse_members(core):
     gid = await start_toy(core)
     r = await say(core, "alice", f"/mod pause game:{gid}")
