@@ -302,8 +302,10 @@ class Core:
         row = g.row if g is not None else self.unloaded.get(gid)
         status = row.status if row is not None else ended or "gone"
         if status in statuses:
+            if g is None:  # still loading after a restart (a command loads it first: ``_preload``)
+                raise Refusal(f"game #{gid} is still being loaded after a restart; try again in a moment")
             return
-        raise Refusal(f"game #{gid}, the game of this thread, is {_STATUS_WORDS.get(status, status)} now; "
+        raise Refusal(f"game #{gid}, the game of this thread, is {_STATUS_WORDS.get(status, status)}; "
                       "nothing was changed. To act in another game, add game:ID (/game list shows the games)")
 
     def placed(self, g: Live) -> None:

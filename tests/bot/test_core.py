@@ -478,3 +478,20 @@ async def test_help_in_a_finished_games_thread_says_the_game_is_over(core):
     r = await say(core, "bob", "/game help", place="console:#t")
     assert r[0].text.startswith(f"Game #{gid}, the game of this thread, is over"), r[0].text
     assert "/game new" in r[0].text  # the general help follows
+
+
+async def test_a_threads_game_still_loading_after_a_restart_is_never_taken_for_another(core):
+    """While start-up loads games in the background, a lookup that does not load first (autocomplete)
+    in a thread whose game is not loaded yet says so, rather than offering the player's game elsewhere."""
+    from bot.replies import Command
+
+    first = await _toy_in(core, "console:#one")
+    await say(core, "bob", "/game accept", place="console:#one")
+    await _toy_in(core, "console:#two")
+    await say(core, "bob", "/game accept", place="console:#two")
+    core.unloaded[first] = core.live.pop(first).row  # as start(background=True) leaves a game not loaded yet
+    guess = Command(user="alice", place="console:#one", name="guess", args={})
+    with pytest.raises(Exception, match=f"game #{first} is still being loaded"):
+        core.find_game(guess)
+    await core.load(first)
+    assert core.find_game(guess).id == first
