@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from bot import confirm, lookup, phaselog, words
+from bot import confirm, phaselog, words
 from bot.answers import Refusal, private
 from bot.live import Live, full_replay, load_live
 from bot.parsing import escape_markdown
@@ -77,9 +77,9 @@ async def help_command(core: Core, cmd: Command) -> list[Reply]:
         g = core.find_game(cmd)
     except Refusal:
         text = GENERAL_HELP.format(games=", ".join(registry.names()))
-        finished = await lookup.finished_here(core, cmd) if "game" not in cmd.args else None
-        if finished is not None:
-            text = (f"Game #{finished.id}, the game of this thread, is over; /game status, /game log, /game board, "
+        gid, ended = core.places.get(cmd.place, (0, ""))
+        if ended == "over" and "game" not in cmd.args:
+            text = (f"Game #{gid}, the game of this thread, is over; /game status, /game log, /game board, "
                     f"/game export and /game replay still read it.\n\n{text}")
         return [private(cmd.user, cmd.place, text)]
     if cmd.args.get("all", "").casefold() in ("yes", "true", "on"):
