@@ -17,8 +17,8 @@ if TYPE_CHECKING:
     from bot.core import Core
 
 async def finished_here(core: Core, cmd: Command) -> Live | None:
-    """The last finished game played in this place (its own thread), if any."""
-    rows = await core.store.games("place = ? AND status = 'over'", (cmd.place,))
+    """The last finished game played in this place (its own thread), or a challenge declined there, if any."""
+    rows = await core.store.games("place = ? AND status IN ('over', 'declined')", (cmd.place,))
     if not rows:
         return None
     return await load_live(core.store, max(rows, key=lambda r: r.id))
