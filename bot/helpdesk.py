@@ -10,6 +10,7 @@ description and its default. Names are matched forgivingly (``game:OneWorld``,
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -136,9 +137,14 @@ async def moves(core: Core, cmd: Command) -> list[Reply]:
                 found.append(a)
     if not found:
         return [private(cmd.user, cmd.place, _no_orders(g, seats, unit))]
-    shown = [f"  {a.text()}   ({g.rules.label(a)})" for a in found[:MOVES_SHOWN]]
-    more = f"\n  ... and {len(found) - MOVES_SHOWN} more" if len(found) > MOVES_SHOWN else ""
-    reply = private(cmd.user, cmd.place, f"Orders of {unit} now ({len(found)}):\n" + "\n".join(shown) + more)
+    lines = [f"  {a.text()}   ({g.rules.label(a)})" for a in found]
+    more = (f"\n  ... and {len(found) - MOVES_SHOWN} more: all {len(found)} are in the attached file"
+            if len(found) > MOVES_SHOWN else "")
+    reply = private(cmd.user, cmd.place,
+                    f"Orders of {unit} now ({len(found)}):\n" + "\n".join(lines[:MOVES_SHOWN]) + more)
+    if more:
+        reply.file_name = f"hexhive-game-{g.id}-orders-{re.sub(r'[^A-Za-z0-9_-]', '', unit)[:20] or 'unit'}.txt"
+        reply.file_text = f"Orders of {unit} in game #{g.id} now ({len(found)}):\n" + "\n".join(lines) + "\n"
     if cmd.args.get("board", "").casefold() in ("yes", "true", "on"):
         # The hexes its orders reach, outlined on the player's own board, privately.
         reply.game_id, reply.seq, reply.board, reply.viewer = g.id, g.seq, True, seats[0]

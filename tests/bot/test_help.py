@@ -107,7 +107,12 @@ async def test_game_moves_lists_one_units_orders(tmp_path):
         await t.until("bob: /move stack:B1 to:0818")
         r = await t.say("bob", "/game moves unit:B1")
         assert r[0].text.startswith("Orders of B1 now")
-        assert "/move stack:B1 to:0818" in r[0].text and "B2" not in r[0].text
+        assert "B2" not in r[0].text
+        n = int(r[0].text.split("(", 1)[1].split(")", 1)[0])
+        assert n > helpdesk.MOVES_SHOWN and f"all {n} are in the attached file" in r[0].text, r[0].text
+        listed = [line for line in r[0].file_text.splitlines() if line.startswith("  /move stack:B1 ")]
+        assert len(listed) == n and "  /move stack:B1 to:0818" in r[0].file_text  # the ones past the 25th too
+        assert r[0].file_name == "hexhive-game-1-orders-B1.txt"
         r = await t.say("bob", "/game moves unit:R1")
         assert "there is no R1 on the board" in r[0].text and "not in play yet" in r[0].text, r[0].text
         await t.until("alice: /move stack:R2 to:0904")  # R1 has entered the map (3.02)
