@@ -98,6 +98,22 @@ async def bot_actions(store: Store, gid: int, user: str = "bot") -> list[tuple[i
 # --- starting a game against the bot -------------------------------------------------------------------
 
 
+async def test_a_game_against_the_bot_keeps_its_thread_after_it_ends(store):
+    """A game against the bot is its thread's too: once it is over, an order there is refused and
+    never taken for the member's game elsewhere."""
+    t = Table(store)
+    gid = await new(t, "oneworld")
+    place = t.core.live[gid].row.place
+    assert t.core.places[place] == (gid, "")
+    await t.line(f"alice: /game resign game:{gid} confirm:yes")
+    assert t.core.places[place] == (gid, "over")
+    other = await new(t, "annihilator")
+    seq = t.core.live[other].seq
+    replies = await t.core.handle_line("alice", place, "/land")
+    assert f"game #{gid}, the game of this thread, is over" in replies[0].text, replies[0].text
+    assert t.core.live[other].seq == seq
+
+
 async def test_a_game_against_the_bot_begins_at_once_with_its_seat_and_level_in_the_settings(store):
     t = Table(store)
     gid = await new(t, "oneworld", level="hard")
