@@ -512,7 +512,7 @@ class Core:
         replies: list[Reply] = []
         shown = await self._sealed_digest(g, seat, digest) if secret else ""
         if secret:  # the same string the thread shows when the choice is announced
-            opens = ("every choice is now in, so it opens at once (below)" if any(e.kind == "reveal" for e in events)
+            opens = ("every choice is now in, so it opens at once with the others" if any(e.kind == "reveal" for e in events)
                      else "it opens when every choice is in")
             ack = private(cmd.user, cmd.place, f"Your choice is sealed: {action.text()}. "
                           f"Commitment `{shown[:16]}`; {opens}.")
