@@ -17,11 +17,12 @@ if TYPE_CHECKING:
     from bot.core import Core
 
 async def finished_here(core: Core, cmd: Command) -> Live | None:
-    """The last finished game played in this place (its own thread), or a challenge declined there, if any."""
-    rows = await core.store.games("place = ? AND status IN ('over', 'declined')", (cmd.place,))
-    if not rows:
+    """The game of this place (its own thread) if it is finished or a declined challenge (``Core.places``)."""
+    gid, ended = core.places.get(cmd.place, (0, ""))
+    row = await core.store.game(gid) if ended else None
+    if row is None or row.status not in ("over", "declined"):
         return None
-    return await load_live(core.store, max(rows, key=lambda r: r.id))
+    return await load_live(core.store, row)
 
 
 async def for_rollback(core: Core, cmd: Command) -> Live:
