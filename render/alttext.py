@@ -38,8 +38,7 @@ def events_text(view: View) -> str:
     moved = _hexes_of(view, "moved")
     if moves:
         # each move with what stands at its end now, in the moves' order
-        each = [" ".join([" and ".join(dict.fromkeys(_names(view, [b]))) or "a unit", f"{a}-{b}"])
-                for a, b in moves[:6]]
+        each = [f"{' and '.join(dict.fromkeys(_names(view, [b]))) or 'a unit'} {a}-{b}" for a, b in moves[:6]]
         parts.append("Moved " + ", ".join(each) + ("..." if len(moves) > 6 else ""))
     elif moved:
         # outlined hexes are where moves began and ended: which counter moved, the view does not say
