@@ -187,21 +187,20 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
             g = await load_live(core.store, row)
             if against_bot:  # the bot accepts at once: no invitation, the game begins
                 replies = await begin(core, g, cmd)
-                core.live[gid] = g
-                core.placed(g)
-                return replies
-            opts = ", ".join(f"{k}:{escape_markdown(v, 40)}" for k, v in options.items()) or "none"
-            dice_note = (f"dice seed `{escape_markdown(seed, 64)}`, fixed and public" if seed_arg is not None else
-                         f"dice: SHA-256 of the secret seed `{seed_hash(seed)}`, published now so no roll can be "
-                         "changed later; the seed itself is published at the end")
-            text = (f"<@{opponent}>, {players[0].name} challenges you to {rules.title} (game #{gid}, scenario "
-                    f"{scenario or 'standard'}, you play {other}; options: {opts}; clock: {clock}; {dice_note}). "
-                    f"Answer with /game accept or /game decline within {core.limits.invite_days} days.")
-            replies = [Reply(to="channel", place=place, text=text, game_id=gid, seq=0, mentions=[opponent],
-                             buttons=[Button(label="Accept", command=f"/game accept game:{gid}"),
-                                      Button(label="Decline", command=f"/game decline game:{gid}",
-                                             style="danger")])]
-            replies = await core.queue(gid, replies)
+            else:
+                opts = ", ".join(f"{k}:{escape_markdown(v, 40)}" for k, v in options.items()) or "none"
+                dice_note = (f"dice seed `{escape_markdown(seed, 64)}`, fixed and public" if seed_arg is not None else
+                             f"dice: SHA-256 of the secret seed `{seed_hash(seed)}`, published now so no roll can be "
+                             "changed later; the seed itself is published at the end")
+                text = (f"<@{opponent}>, {players[0].name} challenges you to {rules.title} (game #{gid}, scenario "
+                        f"{scenario or 'standard'}, you play {other}; options: {opts}; clock: {clock}; {dice_note}). "
+                        f"Answer with /game accept or /game decline within {core.limits.invite_days} days.")
+                replies = [Reply(to="channel", place=place, text=text, game_id=gid, seq=0, mentions=[opponent],
+                                 buttons=[Button(label="Accept", command=f"/game accept game:{gid}"),
+                                          Button(label="Decline", command=f"/game decline game:{gid}",
+                                                 style="danger")])]
+                replies = await core.queue(gid, replies)
+        # in memory once written: a failed commit leaves no game without a row in play
         core.live[gid] = g
         core.placed(g)
         return replies
@@ -287,7 +286,7 @@ async def accept(core: Core, cmd: Command) -> list[Reply]:
         invited = [s for s, u in g.seats.items() if u != g.row.created_by] or list(g.seats)[1:]
         if cmd.user not in (g.user_of(s) for s in invited):
             raise _refuse(f"only the invited player can accept game #{g.id}")
-        async with core.store.transaction():
+        async with core.changing(g):  # a failed write leaves the game invited in memory too
             return await begin(core, g, cmd)
 
 

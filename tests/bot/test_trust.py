@@ -559,3 +559,53 @@ async def test_a_mod_edit_and_its_note_to_the_players_are_written_together(core,
     queued = [json.loads(payload)["text"] for _, _, payload in await store.unposted()]
     assert any(t.startswith("Moderation: mo edited game") and "a misclick" in t for t in queued), queued
     assert core.live[gid].state.pile == 4 and len(await store.actions(gid, 1)) == logged + 1
+
+
+async def test_an_accept_whose_write_fails_leaves_the_game_invited_in_memory_too(core, store, monkeypatch):
+    """/game accept sets the game up in memory and writes it; the database refuses the write (a full disk).
+    Bob is told nothing was changed, and memory must agree: the game was left active in memory while the
+    database said invited, so a second accept was refused ("already begun"), orders were taken against an
+    invited row, and after a restart the game waited for bob again and every order failed."""
+    import sqlite3
+
+    r = await say(core, "alice", "/game new game:toy opponent:bob")
+    gid = r[0].game_id
+
+    async def failing(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(store, "add_outbox", failing)
+    r = await say(core, "bob", "/game accept")
+    assert "Nothing was changed" in r[0].text, r[0].text
+    monkeypatch.undo()
+    row = await store.game(gid)
+    assert row is not None and row.status == "invited"
+    g = core.live[gid]
+    assert g.row.status == "invited" and g.state is None, "memory says the game began; the database does not"
+    r = await say(core, "bob", "/game accept")
+    assert "begins" in texts(r), texts(r)
+    await say(core, "alice", f"/guess parity:odd game:{gid}", place="dm:alice", community="")
+    assert [a.seat for a in await store.actions(gid, 1)] == ["A"]
+
+
+async def test_a_game_against_the_bot_whose_write_fails_is_not_left_in_memory(core, store, monkeypatch):
+    """A game against the bot is created and begun in one transaction; when its commit fails, the
+    member is told nothing was changed and no game without a row stays in play in memory (it was put
+    there before the commit)."""
+    import sqlite3
+    from contextlib import asynccontextmanager
+
+    real = store.transaction
+
+    @asynccontextmanager
+    async def commit_fails():  # noqa: ANN202
+        async with real():
+            yield
+            raise sqlite3.OperationalError("disk I/O error")  # inside: the transaction is rolled back
+
+    monkeypatch.setattr(store, "transaction", commit_fails)
+    r = await say(core, "alice", "/game new game:toy opponent:bot level:easy")
+    assert "Nothing was changed" in r[0].text, r[0].text
+    monkeypatch.undo()
+    assert await store.games("1 = 1", ()) == []
+    assert core.live == {} and not core.places, (core.live, core.places)
