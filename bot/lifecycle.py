@@ -602,19 +602,24 @@ async def build_record(core: Core, game_id: int, viewer_user: str | None = None)
         out = live.rules.outcome(live.state)
         ended = json.loads(row.settings).get("result")
         outcome = out.model_dump() if out else ended and {k: v for k, v in ended.items() if k != "opened"}
+    over = row.status == "over"
+    # While the game is in play, a dice key other than `main` stays secret: after a finished game is rolled
+    # back its seed is known, and key and seed together would foretell every roll. Without the seed the
+    # keys check nothing, so nothing is lost; both are published at the end.
+    keys_shown = over or row.seed_public
     logged = []
     for a, evs in zip(actions, events, strict=True):
         s = secrets.get(a.seq)
         sealed = s is not None and s.revealed_at is None and a.seat not in viewer_seats
         logged.append(LoggedAction(
             seq=a.seq, seat=a.seat, action=None if sealed else Action.model_validate_json(a.action),
-            rolls=[Roll.model_validate(r) for r in json.loads(a.rolls)], dice_key=a.dice_key,
+            rolls=[Roll.model_validate(r) for r in json.loads(a.rolls)],
+            dice_key=a.dice_key if keys_shown or a.dice_key == "main" else "secret",
             commitment=s.commitment if s else None, nonce=None if (s is None or sealed) else s.nonce,
             events=[e.text for e in evs if e.public],
         ))
         if sealed and s is not None and s.closed_at is None:
             break  # how many more private steps are being taken is itself a secret
-    over = row.status == "over"
     # a hint asked after the actions the record stops at would tell how many secret steps were taken
     listed = logged[-1].seq if logged else 0
     hints = [HintEntry(after_seq=h["after_seq"], seat=h["seat"], suggestion=h["suggestion"] if over else None)
@@ -625,7 +630,8 @@ async def build_record(core: Core, game_id: int, viewer_user: str | None = None)
         game_id=row.id, config=config, status=row.status, seed_hash=seed_hash(row.seed),
         seed=row.seed if (over or row.seed_public) else None, dice_secret=not row.seed_public,
         setup_rolls=[Roll.model_validate(r) for r in json.loads(row.setup_rolls)], actions=logged, outcome=outcome,
-        dice_keys=await dice_keys(core, row.id, row.branch), moderation=moderation, hints=hints or None,
+        dice_keys=await dice_keys(core, row.id, row.branch) if keys_shown else None, moderation=moderation,
+        hints=hints or None,
     )
 
 

@@ -120,13 +120,15 @@ async def rollback(core: Core, cmd: Command) -> list[Reply]:
                 f"after this rollback a player could choose again knowing the other's revealed choice. Roll back to "
                 f"to:{pair[0] - 1}, before the first of them, or repeat with confirm:yes and a reason:\"...\"")
         old = g.row.branch
-        key = "k" + secrets.token_hex(8)
+        key = "k" + secrets.token_hex(16)  # secret while the game is in play (build_record), too long to guess
         now = core.now()
         async with core.changing(g):
             new = await core.store.fork(g.id, old, to, key, f"rollback by {cmd.user}: {reason}".strip(), now)
             if over:  # the game is played again from the kept actions
                 settings = g.row.settings_dict
                 settings.pop("result", None)
+                if not g.row.seed_public:  # its seed was posted at its end: only secret keys keep dice unforeseen
+                    settings["seed_published"] = True
                 await core.store.update_game(g.id, now, status="active", settings=json.dumps(settings))
             row = await core.store.game(g.id)
             assert row is not None
@@ -157,25 +159,35 @@ async def restore(core: Core, cmd: Command) -> list[Reply]:
     """Put a game back on an earlier branch."""
     async with core.locked(cmd, moderating=True) as g:
         text = cmd.args.get("branch", "")
-        known = {b["branch"] for b in await core.store.branches(g.id)}
-        others = ", ".join(str(b) for b in sorted(known - {g.row.branch})) or "none"
+        lengths = {b["branch"]: b["length"] for b in await core.store.branches(g.id)}
+        others = ", ".join(str(b) for b in sorted(set(lengths) - {g.row.branch})) or "none"
         try:
             branch = parse_int(text, "branch", 1, 10**9)
         except ParseError:
             branch = 0
-        if branch not in known or branch == g.row.branch:
+        if branch not in lengths or branch == g.row.branch:
             raise _refuse(f"branch must be one of the other branches ({others}); /mod branches lists them")
         now = core.now()
+        # Once the seed was posted (a finished game rolled back), every key the branch may roll with could be
+        # known (`main`, or a key published with the seed): its line goes on from a new branch with a fresh key.
+        fresh_key = bool(g.row.settings_dict.get("seed_published"))
         async with core.changing(g):
-            await core.store.update_game(g.id, now, branch=branch)
+            if fresh_key:
+                new = await core.store.fork(g.id, branch, lengths[branch], "k" + secrets.token_hex(16),
+                                            f"restore of branch {branch} by {cmd.user}", now)
+            else:
+                await core.store.update_game(g.id, now, branch=branch)
             row = await core.store.game(g.id)
             assert row is not None
             fresh = await load_live(core.store, row)
             _check_undecided(fresh, f"on branch {branch}", "/mod end ends the game with a result")
             core.live[g.id] = fresh
             extra = core.board_replies(fresh, force=True) + core.prompt_replies(fresh, [])
-            return await _log_and_post(core, g.id, row.place, cmd.user, f"restored branch {text} of game #{g.id}",
-                                       cmd.args.get("reason", ""), extra)
+            what = f"restored branch {branch} of game #{g.id}"
+            if fresh_key:
+                what += (f", as branch {new} (its seed was published when the game ended, so its dice from here "
+                         "on come from a fresh key)")
+            return await _log_and_post(core, g.id, row.place, cmd.user, what, cmd.args.get("reason", ""), extra)
 
 
 @command("mod replace")

@@ -93,6 +93,14 @@ def hints_on(g: Live) -> bool:
 # --- the worker's side (pure: no store, no loop) -------------------------------------------------------------
 
 
+def decision_seed(game_seed: str, dice_key: str, action_no: int, seat: str) -> str:
+    """The seed of the bot's decision: from the game's seed and the action number and, on a branch a
+    rollback made, its dice key. That key is secret while the game is in play (bot/lifecycle.py
+    ``build_record``), so a rolled-back finished game, whose seed was posted at its end, does not
+    make the bot's choices foreseeable."""
+    return seed_for(game_seed if dice_key == "main" else f"{game_seed}:{dice_key}", action_no, seat)
+
+
 def think(game: str, info_json: str, level: str, seed: str, cap: float) -> str:
     """One decision, from the seat's ``Information`` only; the action as JSON (runs in a worker)."""
     info = Information.model_validate_json(info_json)
@@ -276,7 +284,7 @@ class Opponent:
         at = (g.row.branch, g.seq)
         info = await information(self.core, g, seat)
         tries = self.failures.get(gid, 0)  # after an error, another seed: a refused order is not made again
-        seed = seed_for(g.row.seed, g.seq, seat) + (f":again{tries}" if tries else "")
+        seed = decision_seed(g.row.seed, g.dice_key, g.seq, seat) + (f":again{tries}" if tries else "")
         self.thinking.add(gid)
         try:
             async with self.typing(g.row.place):

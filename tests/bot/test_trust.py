@@ -321,6 +321,64 @@ async def test_rolling_back_a_resignation_that_opened_a_sealed_choice_needs_conf
     assert "rolled game" in texts(r) and core.live[gid].row.status == "active"
 
 
+async def _finished_and_rolled_back(core: Core) -> tuple[int, str]:
+    """A toy game alice resigned (its seed posted in the thread), rolled back by a moderator: in play again."""
+    import re
+
+    gid = await toy(core)
+    r = await say(core, "alice", f"/game resign game:{gid} confirm:yes")
+    seed = re.search(r"Dice seed: `([^`]+)`", texts(r))
+    assert seed is not None, texts(r)
+    r = await say(core, "mo", f"/mod rollback to:2 game:{gid} reason:misclick", mod=True)
+    assert "rolled game" in texts(r), texts(r)
+    return gid, seed.group(1)
+
+
+async def test_the_dice_of_a_finished_game_put_back_in_play_cannot_be_foreseen(core, store):
+    """The seed of a finished game is posted at its end. A rollback put it back in play with a fresh
+    dice key, and /game export gave that key to any member: with both, every later roll could be
+    computed in advance. While a game is in play the record keeps the fresh keys back (they are
+    published with the seed at its end) and they are too long to guess."""
+    gid, seed = await _finished_and_rolled_back(core)
+    key = core.live[gid].dice_key
+    assert key != "main" and len(key) >= 33, key
+    for viewer in ("carol", "alice"):
+        rec = json.loads((await say(core, viewer, f"/game export game:{gid}"))[0].file_text)
+        assert key not in json.dumps(rec), f"the export to {viewer} tells the fresh dice key"
+        assert rec["seed"] is None
+    await say(core, taker(core, gid), f"/take n:1 game:{gid}")
+    await say(core, "bob", f"/game resign game:{gid} confirm:yes")
+    rec = json.loads((await say(core, "carol", f"/game export game:{gid}"))[0].file_text)
+    assert rec["seed"] == seed and rec["dice_keys"][-1]["key"] == key, "at the end every key is published"
+
+
+async def test_a_restored_branch_of_a_game_whose_seed_was_posted_rolls_with_a_fresh_key(core, store):
+    """Restoring the branch a finished game was rolled back from put it back on the key `main`, which
+    everyone knows, with a seed everyone knows: its later rolls could be foreseen. Such a restore goes
+    on from that branch's whole line of play on a new branch with a fresh key."""
+    gid, _ = await _finished_and_rolled_back(core)
+    r = await say(core, taker(core, gid), f"/take n:1 game:{gid}")
+    r = await say(core, "mo", f"/mod rollback to:2 game:{gid} reason:again", mod=True)  # branch 3
+    r = await say(core, "mo", f"/mod restore branch:2 game:{gid} reason:undo", mod=True)
+    assert "restored" in texts(r), texts(r)
+    g = core.live[gid]
+    assert g.dice_key not in ("main", await _key_of(store, gid, 2)), "the restored line rolls with a known key"
+    assert len(await store.actions(gid, g.row.branch)) == len(await store.actions(gid, 2)) == 3
+
+
+async def _key_of(store: Store, gid: int, branch: int) -> str:
+    return next(b["dice_key"] for b in await store.branches(gid) if b["branch"] == branch)
+
+
+async def test_the_bot_does_not_decide_as_foreseen_after_its_finished_game_is_rolled_back():
+    """The bot's choices are drawn from the game's seed; once that seed is posted, a rolled-back game's
+    bot would be foreseeable: its seed also depends on the branch's secret dice key."""
+    from bot.opponent import decision_seed
+
+    assert decision_seed("s", "main", 4, "B") == decision_seed("s", "main", 4, "B")
+    assert decision_seed("s", "k" + "0" * 32, 4, "B") != decision_seed("s", "main", 4, "B")
+
+
 # --- 5. bad input: a clear refusal, never an internal error ---------------------------------------------
 
 @pytest.mark.parametrize("line", [
