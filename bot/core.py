@@ -62,6 +62,10 @@ async def same_place(parent: str, title: str) -> str:
     return parent
 
 
+BUTTON_SECRET_KEY = "hexhive:button-secret"
+"""The place_settings row holding ``Core.button_secret`` (no channel or server has such a name)."""
+
+
 class Core:
     """Takes commands, runs them against the store and the engine, returns replies."""
 
@@ -102,6 +106,21 @@ class Core:
         """Set once start-up has loaded every game in play (``start``)."""
         self.opponent = Opponent(self)
         """The bot opponent: plays the seats a game gives the bot (bot/opponent.py)."""
+        self._button_secret: str | None = None
+        self._button_lock = asyncio.Lock()
+
+    async def button_secret(self) -> str:
+        """The installation's secret that keys the action tokens of buttons' ids (bot/discord/components.py):
+        made once and kept in the database, so buttons posted before a restart keep working."""
+        async with self._button_lock:
+            if self._button_secret is None:
+                held = (await self.store.place_settings(BUTTON_SECRET_KEY)).get("secret")
+                if not held:
+                    held = secrets.token_hex(32)
+                    async with self.store.transaction():
+                        await self.store.set_place_settings(BUTTON_SECRET_KEY, {"secret": held})
+                self._button_secret = str(held)
+            return self._button_secret
 
     def command_words(self) -> set[str]:
         """The first word of every command in the table (``game``, ``mod``, ``help`` ...)."""

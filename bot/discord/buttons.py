@@ -14,6 +14,7 @@ from bot.discord.components import (
     choices_view,
     panel_prompts,
     resolve_choice,
+    shown_token,
 )
 from bot.discord.errors import explain, reply_privately
 from bot.discord.hive import Hive, hive_of
@@ -24,14 +25,14 @@ log = logging.getLogger("hexhive.discord.buttons")
 class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=CHOICE_TEMPLATE):
     """One legal answer; a click re-checks it against the game now and runs it as the clicker."""
 
-    def __init__(self, game: int, seq: int, n: int, h: str, label: str = "choose") -> None:
-        super().__init__(discord.ui.Button(label=label, custom_id=f"hh:{game}:{seq}:{n}:{h}"))
-        self.game, self.seq, self.n, self.h = game, seq, n, h
+    def __init__(self, game: int, shown: str, n: int, h: str, label: str = "choose") -> None:
+        super().__init__(discord.ui.Button(label=label, custom_id=f"hh:{game}:{shown}:{n}:{h}"))
+        self.game, self.shown, self.n, self.h = game, shown, n, h
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> ChoiceButton:
-        return cls(int(match["game"]), int(match["seq"]), int(match["n"]), match["h"],
+        return cls(int(match["game"]), match["seq"], int(match["n"]), match["h"],
                    getattr(item, "label", None) or "choose")
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -39,11 +40,11 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=CHOICE_TE
 
     async def _click(self, hive: Hive, interaction: discord.Interaction) -> None:
         user = str(interaction.user.id)
-        line, refusal = await resolve_choice(hive.core, self.game, self.seq, self.n, self.h, user)
+        line, refusal, seq = await resolve_choice(hive.core, self.game, self.shown, self.n, self.h, user)
         if line is None:
             await hive.delivery.respond(interaction, content=refusal)
             return
-        await hive.run_line(interaction, line, shown=self.seq)  # checked again under the game's lock
+        await hive.run_line(interaction, line, shown=seq)  # checked again under the game's lock
 
 
 class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=PANEL_TEMPLATE):
@@ -81,7 +82,8 @@ async def open_panel(hive: Hive, interaction: discord.Interaction, game: int, ow
     text = f"Game #{g.id}, your private choice: {p.text}{rule}"
     if not buttons:
         text += "\nAnswer with " + ", ".join(f"/{v}" for v in p.verbs) + " here; only you will see the answer."
-    await hive.delivery.respond(interaction, content=text, view=choices_view(g.id, g.seq, buttons))
+    view = choices_view(g.id, await shown_token(hive.core, g.id, g.seq), buttons)
+    await hive.delivery.respond(interaction, content=text, view=view)
 
 
 async def guarded(interaction: discord.Interaction, handler: Any) -> None:

@@ -28,7 +28,7 @@ import aiohttp
 import discord
 
 from bot.boards import board_attachments, render_board_images, render_board_png, render_replay_gif
-from bot.discord.components import choices_view, panel_view
+from bot.discord.components import choices_view, panel_view, shown_token
 from bot.keyed import KeyedLocks
 from bot.replies import Reply
 
@@ -511,7 +511,9 @@ class Delivery:
                 note = "\n(The replay could not be drawn.)"
         if r.file_name:
             files.append(discord.File(io.BytesIO(r.file_text.encode()), filename=r.file_name))
-        view = choices_view(r.game_id, r.seq or 0, r.buttons) if r.game_id is not None else None
+        view = None
+        if r.game_id is not None and r.buttons:
+            view = choices_view(r.game_id, await shown_token(self.core, r.game_id, r.seq or 0), r.buttons)
         return {"content": (r.text + note)[: MAX_TEXT * 10], "files": files or None, "view": view,
                 "allowed_mentions": allowed_for(r)}
 

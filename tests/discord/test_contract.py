@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.discord.components import choice_id
@@ -38,7 +40,7 @@ async def test_a_command_is_deferred_privately_then_posted_with_safe_mentions(co
     assert invite.payload["allowed_mentions"] == {"parse": [], "users": [102]}
     buttons = [b for row in invite.payload["components"] for b in row["components"]]
     assert [b["label"] for b in buttons] == ["Accept", "Decline"]
-    assert all(b["custom_id"].startswith("hh:1:0:") for b in buttons)
+    assert all(re.fullmatch(r"hh:1:t[0-9a-f]{10}:\d+:[0-9a-f]{6}", b["custom_id"]) for b in buttons), buttons
     [done] = contract.recorder.private()
     assert done.startswith("Done: see <#") and thread.payload["name"]
 

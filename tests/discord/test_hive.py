@@ -11,7 +11,7 @@ from discord import app_commands
 
 from bot.discord import autocomplete as ac
 from bot.discord.buttons import ChoiceButton, PanelButton
-from bot.discord.components import choice_id, digest
+from bot.discord.components import choice_id, digest, shown_token
 from bot.discord.delivery import chunks
 from bot.discord.errors import explain, on_app_command_error
 from bot.discord.hive import Hive
@@ -135,7 +135,7 @@ async def click_choice(hive: Hive, user: int, custom_id: str) -> MagicMock:
 
     m = re.fullmatch(CHOICE_TEMPLATE, custom_id)
     assert m is not None
-    item = ChoiceButton(int(m["game"]), int(m["seq"]), int(m["n"]), m["h"])
+    item = ChoiceButton(int(m["game"]), m["seq"], int(m["n"]), m["h"])
     i = mock_interaction(hive, user=user)
     await item.callback(i)
     return i
@@ -167,6 +167,31 @@ async def test_another_players_sealed_choice_does_not_make_a_button_stale(hive):
     assert any("sealed" in s for s in said(i))
     again = await click_choice(hive, 101, choice_id(gid, 0, 0, f"/guess parity:odd game:{gid}"))
     assert "out of date" in said(again)[0]
+
+
+async def test_a_buttons_id_does_not_tell_how_many_sealed_steps_the_other_side_took(hive):
+    """A button's id carried the action number it was posted at, readable with any client's developer
+    tools: bob's buttons went from hh:1:1 to hh:1:5 while alice made three sealed picks, which the log
+    keeps secret. The id now names that action by a keyed token; the button still outlives the other
+    side's sealed choices and goes stale with a public action or the clicker's own."""
+    import re
+
+    gid = await started(hive)
+    core = hive.core
+    tokens = {await shown_token(core, gid, seq) for seq in range(6)}
+    assert len(tokens) == 6 and all(re.fullmatch(r"t[0-9a-f]{10}", t) for t in tokens)
+    assert await shown_token(core, gid, 0) != await shown_token(core, gid + 1, 0)
+    t0 = await shown_token(core, gid, 0)
+    i = mock_interaction(hive, user=101)
+    await PanelButton(gid, "101").callback(i)
+    assert {b.custom_id.split(":")[2] for b in i.response.send_message.call_args.kwargs["view"].children} == {t0}
+    await click_choice(hive, 101, choice_id(gid, t0, 0, f"/guess parity:odd game:{gid}"))
+    i = await click_choice(hive, 102, choice_id(gid, t0, 1, f"/guess parity:even game:{gid}"))
+    assert any("sealed" in s for s in said(i)), said(i)
+    again = await click_choice(hive, 101, choice_id(gid, t0, 0, f"/guess parity:odd game:{gid}"))
+    assert "out of date" in said(again)[0]
+    forged = await click_choice(hive, 101, choice_id(gid, "t" + "0" * 10, 0, f"/guess parity:odd game:{gid}"))
+    assert "out of date" in said(forged)[0]
 
 
 async def test_choose_privately_opens_the_panel_only_for_its_player(hive):
