@@ -323,15 +323,22 @@ def disrupted_text(x: float, y: float, w: float, cv: CounterView, floor: int | N
 
 
 def _facing(d: ImageDraw.ImageDraw, x: float, y: float, w: float, facing: int) -> None:
+    d.polygon(facing_head(x, y, w, facing), fill=FACING, outline=INK, width=1)
+
+
+def facing_head(x: float, y: float, w: float, facing: int) -> list[Point]:
+    """The facing arrowhead of a counter centred at (x, y) of side ``w``: tip, then the two base corners."""
     px, py = facing_point(x, y, w, facing)
     a = math.radians(DIRECTION_ANGLES[facing % 6])
     dx, dy = math.cos(a), math.sin(a)
     nx, ny = -dy, dx
     tip = (px + dx * w * ARROWHEAD, py + dy * w * ARROWHEAD)
-    b = w * 0.2
-    base1 = (px + nx * b - dx * w * 0.06, py + ny * b - dy * w * 0.06)
-    base2 = (px - nx * b - dx * w * 0.06, py - ny * b - dy * w * 0.06)
-    d.polygon([tip, base1, base2], fill=FACING, outline=INK, width=1)
+    # Long and narrow: an equilateral head pointing along a hex direction is the same shape as one
+    # pointing the opposite way turned by 60 degrees (a NE head looked like a S one).
+    b, back = w * 0.12, w * 0.06
+    base1 = (px + nx * b - dx * back, py + ny * b - dy * back)
+    base2 = (px - nx * b - dx * back, py - ny * b - dy * back)
+    return [tip, base1, base2]
 
 
 def place_badge(img: Image.Image, x: float, y: float, r: float, n: int) -> None:

@@ -80,6 +80,28 @@ def test_facing_notch_sits_on_the_side_the_counter_faces(plain_map, facing):
     assert not near(pixel(img, back_out), FACING, 60)
 
 
+@pytest.mark.parametrize("facing", range(6))
+def test_a_facing_head_reads_as_its_own_direction_and_no_other(plain_map, facing):
+    """The head of the facing arrow was an equilateral triangle: one pointing NE is the same shape as one
+    pointing S (turned by 60 degrees), so a stack facing NE looked as if it faced S, and SE as N. Seen
+    from the head's middle, it must reach furthest towards its own direction, clearly further than
+    towards any other of the six."""
+    img = render(view_of(counters=(_counter(facing=facing),)), plain_map)
+    x, y, w = _lone_counter_box(plain_map)
+    r = int(w)
+    head = [(i, j) for i in range(int(x) - r, int(x) + r) for j in range(int(y) - r, int(y) + r)
+            if near(img.getpixel((i, j))[:3], FACING, 30)]
+    assert len(head) > 10
+    cx, cy = sum(p[0] for p in head) / len(head), sum(p[1] for p in head) / len(head)
+
+    def reach(f: int) -> float:
+        a = math.radians((270, 330, 30, 90, 150, 210)[f])
+        return max((i - cx) * math.cos(a) + (j - cy) * math.sin(a) for i, j in head)
+
+    others = max(reach(f) for f in range(6) if f != facing)
+    assert reach(facing) > 1.15 * others, (reach(facing), others)
+
+
 def test_facing_north_points_up_and_south_east_points_right_and_down():
     x, y = facing_point(0, 0, 40, 0)
     assert (x, y) == pytest.approx((0, -20))
