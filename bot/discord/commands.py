@@ -18,10 +18,17 @@ from engine.core import registry
 GAME_ID = "a game number (the game in this thread if left out)"
 
 
-def extra_options(text: str | None) -> dict[str, str]:
-    """``"pile:5 variant:x"`` -> ``{"pile": "5", "variant": "x"}``; a word without ``:`` is refused."""
+def extra_options(text: str | None, field: str = "options") -> dict[str, str]:
+    """``"pile:5 variant:x"`` -> ``{"pile": "5", "variant": "x"}``; a word without ``:``, or a quote left
+    open, is refused (``field`` names the option in the refusal)."""
     out: dict[str, str] = {}
-    for word in shlex.split(text or ""):
+    try:
+        words = shlex.split(text or "")
+    except ValueError:  # a quote left open, or a trailing backslash
+        raise app_commands.AppCommandError(
+            f"{field}: a quote is left open; write a value with spaces in double quotes, "
+            'for example reason:"a misclick", or leave the quotes out') from None
+    for word in words:
         if ":" not in word:
             raise app_commands.AppCommandError(f"options are written name:value, for example pile:5 (not '{word}')")
         k, v = word.split(":", 1)
@@ -240,7 +247,7 @@ def build_mod() -> app_commands.Group:
     async def edit(interaction: discord.Interaction, op: str, reason: str, details: str | None = None,
                    game: str | None = None) -> None:
         await hive_of(interaction).run(interaction, "mod edit",
-                                       extra_options(details) | args_of(op=op, reason=reason, game=game))
+                                       extra_options(details, "details") | args_of(op=op, reason=reason, game=game))
 
     @mod.command(name="end", description="End a game with a result")
     @app_commands.describe(winner="a seat, or draw", game=GAME_ID, reason="why")

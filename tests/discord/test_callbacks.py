@@ -129,6 +129,18 @@ def test_options_words_are_read_as_name_value():
         extra_options("pile5")
 
 
+@pytest.mark.parametrize("text", ['pile:"5', "reason:'a b", "pile:5 \\"])
+def test_a_quote_left_open_in_options_is_a_polite_refusal_not_an_internal_error(text):
+    """shlex's ValueError was neither a rule error nor a refusal: the member read "something went wrong
+    on our side" and the log took a traceback."""
+    from bot.discord.errors import explain
+
+    with pytest.raises(app_commands.AppCommandError) as caught:
+        extra_options(text, "details")
+    said, error_id = explain(app_commands.CommandInvokeError(MagicMock(), caught.value))
+    assert error_id is None and said.startswith("Sorry, details: a quote is left open"), said
+
+
 async def test_generated_orders_rename_their_options(tree):
     take = command(tree, "take")
     assert [p.display_name for p in take.parameters] == ["n", "game"]
