@@ -188,12 +188,11 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
             if against_bot:  # the bot accepts at once: no invitation, the game begins
                 replies = await begin(core, g, cmd)
             else:
-                opts = ", ".join(f"{k}:{escape_markdown(v, 40)}" for k, v in options.items()) or "none"
                 dice_note = (f"dice seed `{escape_markdown(seed, 64)}`, fixed and public" if seed_arg is not None else
                              f"dice: SHA-256 of the secret seed `{seed_hash(seed)}`, published now so no roll can be "
                              "changed later; the seed itself is published at the end")
                 text = (f"<@{opponent}>, {players[0].name} challenges you to {rules.title} (game #{gid}, scenario "
-                        f"{scenario or 'standard'}, you play {other}; options: {opts}; clock: {clock}; {dice_note}). "
+                        f"{scenario or 'standard'}, you play {other}; {terms_text(g)}; {dice_note}). "
                         f"Answer with /game accept or /game decline within {core.limits.invite_days} days.")
                 replies = [Reply(to="channel", place=place, text=text, game_id=gid, seq=0, mentions=[opponent],
                                  buttons=[Button(label="Accept", command=f"/game accept game:{gid}"),
@@ -305,7 +304,7 @@ async def begin(core: Core, g: Live, cmd: Command) -> list[Reply]:
                  f"at the end so anyone can check every roll")
     rolls = ", ".join(f"{r.why or 'die'}: {r.value}" for r in dice.rolls)
     intro = f"Game #{g.id} begins: {g.rules.title}. " + ", ".join(
-        f"{g.name_of(s)} plays {s}" for s in g.rules.seats) + f".\n{dice_note}."
+        f"{g.name_of(s)} plays {s}" for s in g.rules.seats) + f".\n{words.sentence(terms_text(g))}.\n{dice_note}."
     if rolls:
         intro += f"\nSet-up rolls: {rolls}."
     replies = [Reply(to="channel", place=g.row.place, text=intro, game_id=g.id, seq=0,
@@ -397,6 +396,23 @@ async def replay(core: Core, cmd: Command) -> list[Reply]:
                                                text=text)])
 
 
+LATE = {"nothing": "moderators are told", "default": "the first legal answer is played for the late player",
+        "forfeit": "the late player forfeits the game"}
+"""What happens when a decision's clock runs out (``on_timeout``)."""
+
+
+def terms_text(g: Live) -> str:
+    """The terms a game is played on: its options, its clock and what a late player risks, and hints."""
+    settings = g.row.settings_dict
+    opts = ", ".join(f"{k}:{escape_markdown(str(v), 40)}" for k, v in g.config.options.items()) or "none"
+    hours = settings.get("clock_hours")
+    clock = (f"{hours} h a decision (when it runs out, {LATE.get(settings.get('on_timeout', 'nothing'), '')})"
+             if hours else "none (no time limit)")
+    hints = "; hints: on (each player may ask privately for a suggested order, and the thread is told)" \
+        if settings.get("hints") else ""
+    return f"options: {opts}; clock: {clock}{hints}"
+
+
 @command("game status")
 async def status(core: Core, cmd: Command) -> list[Reply]:
     """Turn, phase and whose decision it is (and the clock)."""
@@ -426,7 +442,7 @@ def status_text(g: Live, user: str) -> str:
         return f"Game #{g.id} ({g.rules.title}) is over, {turn}{view.phase}: {who}; {result.get('reason', '')}."
     paused = " Paused by a moderator." if g.row.status == "paused" else ""
     return (f"Game #{g.id} ({g.rules.title}), {turn}{view.phase}.{paused}\nWaiting on: "
-            + ("; ".join(waits) or "nobody"))
+            + ("; ".join(waits) or "nobody") + f"\n{words.sentence(terms_text(g))}.")
 
 
 @command("game log")

@@ -23,6 +23,11 @@ def game_name(text: str) -> str:
     return text.strip()
 
 
+def sentence(text: str) -> str:
+    """``text`` with a capital first letter, the rest as it is (``str.capitalize`` lowers the rest)."""
+    return text[:1].upper() + text[1:]
+
+
 def choice(text: str, known: tuple[str, ...] | list[str]) -> str:
     """``Learning`` -> ``learning`` when that is one of ``known``; else the text as given."""
     return next((k for k in known if k.casefold() == text.strip().casefold()), text.strip())

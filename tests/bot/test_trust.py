@@ -415,6 +415,23 @@ async def test_a_huge_option_name_is_refused_without_echoing_it(core, store):
     assert r[0].to == "private" and len(r[0].text) < 300 and await store.games() == []
 
 
+async def test_the_terms_of_a_game_are_told_before_it_is_accepted_and_when_it_begins(core, store):
+    """The invitation listed the options without on_timeout and hints (both are words of /game new, not
+    game options): bob could accept a game he would lose by missing a deadline, or one where alice may
+    ask the bot for moves, without being told; a game against the bot never showed its options at all."""
+    r = await say(core, "alice", "/game new game:toy opponent:bob clock:24h on_timeout:forfeit hints:on pile:9")
+    invite = texts(r)
+    for told in ("pile:9", "24 h a decision", "forfeits", "hints: on"):
+        assert told in invite, (told, invite)
+    r = await say(core, "bob", "/game accept")
+    for told in ("pile:9", "forfeits", "hints: on"):
+        assert told in texts(r, "channel"), (told, texts(r))
+    status = texts(await say(core, "bob", "/game status"))
+    assert "pile:9" in status and "forfeits" in status, status
+    r = await say(core, "carol", "/game new game:toy opponent:bot level:easy pile:7", place="t-other")
+    assert "pile:7" in texts(r, "channel"), texts(r)
+
+
 # --- 6. limits ------------------------------------------------------------------------------------------
 
 async def test_open_invitations_are_limited_per_member_and_per_community(store):
