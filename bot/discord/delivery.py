@@ -154,6 +154,7 @@ class Delivery:
         posted: list[Reply] = []
         later: list[Reply] = []
         refused: list[Reply] = []
+        lost: list[Reply] = []
         answered = False
         try:
             for r in replies:
@@ -167,6 +168,13 @@ class Delivery:
                 try:
                     answered = await self._deliver_one(r, interaction) or answered
                 except Exception as exc:
+                    if r.to == "private" and oid is None and interaction is not None:
+                        # an answer only this interaction can carry (a refusal, a file): once more, at once
+                        if await self._private_again(r, interaction, exc):
+                            answered = True
+                        else:
+                            lost.append(r)
+                        continue
                     if await self._failed(r, exc):
                         refused.append(r)
                     elif oid is not None:
@@ -177,7 +185,7 @@ class Delivery:
         finally:
             self._claimed -= mine
         if interaction is not None:
-            await self._acknowledge(interaction, posted, later, refused, answered)
+            await self._acknowledge(interaction, posted, later, refused, answered, lost)
         for gid in games:
             await self.status(gid)
 
@@ -206,9 +214,22 @@ class Delivery:
         self._queue(r)
         return False
 
+    async def _private_again(self, r: Reply, interaction: discord.Interaction, exc: BaseException) -> bool:
+        """Send a private answer Discord did not take once more; True when it went."""
+        log.warning("a private reply was not taken by Discord (%s); sending it once more", type(exc).__name__)
+        try:
+            await self.respond(interaction, **await self._message(r))
+        except Exception as again:
+            log.warning("a private reply was lost: Discord did not take it twice (%s)", type(again).__name__)
+            return False
+        return True
+
     async def _acknowledge(self, interaction: discord.Interaction, posted: list[Reply], later: list[Reply],
-                           refused: list[Reply], answered: bool) -> None:
+                           refused: list[Reply], answered: bool, lost: list[Reply] | None = None) -> None:
         lines = []
+        if lost:  # never "Done." for an answer the member did not see: it may have been a refusal
+            lines.append("Sorry, Discord did not take my answer to your command just now, so I cannot show it. "
+                         "/game status (or /game log) shows where the game stands; then try again if needed.")
         committed = any(r.outbox_id is not None for r in later + refused)
         if later:
             places = sorted({f"<#{r.place}>" for r in later if r.to == "channel" and r.place.isdigit()})

@@ -249,6 +249,31 @@ async def test_delivery_marks_only_what_it_posted(hive):
     assert hive.delivery.pending() == [r]
 
 
+@pytest.mark.parametrize("failures", [1, 2])
+async def test_a_private_answer_discord_did_not_take_is_never_acknowledged_as_done(hive, failures):
+    """A stranger's order is refused privately; Discord answered that follow-up with a 503, the refusal
+    was dropped and the member read "Done.", as if the order had been taken. It is sent once more; if
+    that fails too, the member is told the answer was lost, never "Done."."""
+    gid = await started(hive)
+    i = mock_interaction(hive, user=103, name="mallory")
+    i.response.is_done.side_effect = lambda: True
+    tried: list[str] = []
+
+    async def flaky(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        tried.append(kwargs.get("content"))
+        if len(tried) <= failures:
+            raise discord.DiscordServerError(MagicMock(status=503, reason="x"), "down")
+
+    i.followup.send.side_effect = flaky
+    await hive.run(i, "take", {"n": "1", "game": str(gid)})
+    assert "Done." not in tried, tried
+    assert tried[:failures] == [tried[0]] * failures and "not playing" in tried[0], tried
+    if failures == 1:
+        assert len(tried) == 2, tried
+    else:
+        assert len(tried) == 3 and "did not take my answer" in tried[-1], tried
+
+
 @pytest.mark.parametrize("error", [
     discord.DiscordServerError(MagicMock(status=503, reason="x"), "down"),
     aiohttp.ServerDisconnectedError(), aiohttp.ClientOSError(104, "reset"), TimeoutError(), OSError("gone"),
