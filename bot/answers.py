@@ -30,6 +30,10 @@ class Limits:
     invites_per_member: int = 3
     invites_per_community: int = 50
     invite_days: int = 7
+    bot_games_per_member: int = 3
+    """Games against the bot one member may have in play at once (setting ``max_bot_games_per_member``)."""
+    bot_games_per_community: int = 30
+    """... and one server (``max_bot_games_per_community``): the bot's decisions share one worker."""
 
 
 def visible(row: GameRow, cmd: Command) -> bool:

@@ -167,7 +167,9 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
     # From the limits' check to the game's row, one challenge of a member (and of a community) at a time:
     # the thread's creation is a call to Discord in between, and two at once both saw room for one more.
     async with _creating(core, cmd):
-        if not against_bot:
+        if against_bot:
+            await _check_bot_game_limits(core, cmd)
+        else:
             await _check_invitation_limits(core, cmd)
         seed = seed_arg if seed_arg is not None else core.new_seed()
         place = await core.open_thread(cmd.place, f"{rules.title}: {players[0].name} vs {opponent_name}")
@@ -229,6 +231,24 @@ async def _check_invitation_limits(core: Core, cmd: Command) -> None:
         if len(here) >= core.limits.invites_per_community:
             raise _refuse(f"this server already has {len(here)} open invitations, the most it may have; "
                           "try again once some are answered or expire")
+
+
+BOT_GAMES_IN_PLAY = "status IN ('active', 'paused') AND json_extract(settings, '$.bots') IS NOT NULL"
+
+
+async def _check_bot_game_limits(core: Core, cmd: Command) -> None:
+    """Settings ``max_bot_games_per_member`` and ``max_bot_games_per_community``: a game against the bot
+    has no invitation to count, and every bot decision shares one worker."""
+    mine = await core.store.games(BOT_GAMES_IN_PLAY + " AND created_by = ?", (cmd.user,))
+    if len(mine) >= core.limits.bot_games_per_member:
+        ids = ", ".join(f"#{r.id}" for r in mine)
+        raise _refuse(f"you already have {len(mine)} games against the bot in play ({ids}), the most one member "
+                      "may have; finish or resign one first")
+    if cmd.community:
+        here = await core.store.games(BOT_GAMES_IN_PLAY + " AND community = ?", (cmd.community,))
+        if len(here) >= core.limits.bot_games_per_community:
+            raise _refuse(f"this server already has {len(here)} games against the bot in play, the most it may have; "
+                          "try again once some have ended")
 
 
 async def expire_invitations(core: Core) -> list[Reply]:

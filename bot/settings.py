@@ -23,11 +23,15 @@ class Settings(BaseSettings):
     max_invites_per_member: int = Field(default=3, ge=1, le=1000)
     max_invites_per_community: int = Field(default=50, ge=1, le=100_000)
     invite_days: int = Field(default=7, ge=1, le=365)
+    max_bot_games_per_member: int = Field(default=3, ge=1, le=1000)
+    max_bot_games_per_community: int = Field(default=30, ge=1, le=100_000)
 
     def limits(self):  # type: ignore[no-untyped-def]
         """The core's limits from these settings."""
         return Limits(invites_per_member=self.max_invites_per_member,
-                      invites_per_community=self.max_invites_per_community, invite_days=self.invite_days)
+                      invites_per_community=self.max_invites_per_community, invite_days=self.invite_days,
+                      bot_games_per_member=self.max_bot_games_per_member,
+                      bot_games_per_community=self.max_bot_games_per_community)
 
     @field_validator("discord_token", mode="before")
     @classmethod

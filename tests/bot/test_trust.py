@@ -434,6 +434,29 @@ async def test_the_terms_of_a_game_are_told_before_it_is_accepted_and_when_it_be
 
 # --- 6. limits ------------------------------------------------------------------------------------------
 
+
+async def test_a_member_may_have_only_so_many_games_against_the_bot_in_play(core, store):
+    """A game against the bot has no invitation, so the invitation limits never applied: one member
+    could start game after game, each a thread, and every bot decision of every server waits in one
+    worker behind theirs. A member may have a few in play at once (and a server more), like invitations."""
+    from bot.answers import Limits
+
+    core.limits = Limits(bot_games_per_member=2, bot_games_per_community=3)
+    for n in range(2):
+        r = await say(core, "alice", "/game new game:toy opponent:bot level:easy", place=f"t{n}")
+        assert "begins" in texts(r), texts(r)
+    r = await say(core, "alice", "/game new game:toy opponent:bot level:easy", place="t2")
+    assert "2 games against the bot in play" in texts(r) and "Nothing was changed" not in texts(r), texts(r)
+    r = await say(core, "bob", "/game new game:toy opponent:bot level:easy", place="t3")
+    assert "begins" in texts(r), texts(r)
+    r = await say(core, "carol", "/game new game:toy opponent:bot level:easy", place="t4")
+    assert "this server already has 3 games against the bot" in texts(r), texts(r)
+    r = await say(core, "alice", "/game new game:toy opponent:bob", place="t5")  # a member is not limited by it
+    assert "challenges you" in texts(r), texts(r)
+    r = await say(core, "alice", "/game resign game:1 confirm:yes")
+    r = await say(core, "alice", "/game new game:toy opponent:bot level:easy", place="t6")
+    assert "begins" in texts(r), texts(r)
+
 async def test_open_invitations_are_limited_per_member_and_per_community(store):
     core = make_core(store, limits=Limits(invites_per_member=2, invites_per_community=3))
     for _ in range(2):
