@@ -190,3 +190,18 @@ def test_examples_put_an_order_that_needs_confirm_last():
     rules = SimpleNamespace(legal_now=lambda state, seat: [lost, *safe])
     g = SimpleNamespace(state=object(), rules=rules)
     assert helpdesk.examples(g, "BORG", ["move"]) == safe  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("said, shown", [
+    ("Adding a Gantua (12 points) would bring your army to 53 points", "Sorry, adding a Gantua"),
+    ("Reaching 0717 costs 7 movement points and R7 has 6", "Sorry, reaching 0717"),
+    ("Charges belong to the advanced rules", "Sorry, charges belong"),
+    ("Stone B1 cannot move", "Sorry, Stone B1 cannot"),
+    ("OneWorld has no such option", "Sorry, OneWorld has"),
+])
+def test_a_refusal_reads_as_one_sentence_after_sorry(said, shown):
+    """The new-user review read "Sorry, Adding ...", "Sorry, Reaching ...": a plain opening word is
+    lowered after "Sorry, "; a unit's or a game's name keeps its capital."""
+    from bot.answers import polite
+
+    assert polite(said).startswith(shown)
