@@ -37,9 +37,19 @@ def events_text(view: View) -> str:
     moves = [(a.src, a.dst) for a in view.arrows if a.kind == "move"]
     moved = _hexes_of(view, "moved")
     if moves:
-        # each move with what stands at its end now, in the moves' order
-        each = [f"{' and '.join(dict.fromkeys(_names(view, [b]))) or 'a unit'} {a}-{b}" for a, b in moves[:6]]
-        parts.append("Moved " + ", ".join(each) + ("..." if len(moves) > 6 else ""))
+        # Each move once, in the moves' order. An arrow does not say which counter made it: what stands at
+        # its end is named only when all of it came by such arrows (a stack joined there, or a counter that
+        # was there before, would be named as a mover); else how many units moved.
+        paths = list(dict.fromkeys(moves))
+        each = []
+        for a, b in paths[:6]:
+            k = moves.count((a, b))
+            names = _names(view, [b])
+            arrived = sum(moves.count(p) for p in paths if p[1] == b)
+            who = " and ".join(names) if names and len(names) == arrived == k else \
+                f"{k} units" if k > 1 else "a unit"
+            each.append(f"{who} {a}-{b}")
+        parts.append("Moved " + ", ".join(each) + ("..." if len(paths) > 6 else ""))
     elif moved:
         # outlined hexes are where moves began and ended: which counter moved, the view does not say
         parts.append("Movement in " + ", ".join(moved[:8]) + ("..." if len(moved) > 8 else ""))

@@ -223,6 +223,27 @@ def test_alt_text_names_no_counter_it_cannot_tell_moved():
     assert "Moved D1 2510-2410, A1 2210-2310" in alt, alt
 
 
+def test_alt_text_names_movers_only_where_the_arrows_account_for_the_whole_stack():
+    """Two Children ran 0813-0809 into a hex where two others stood: the alt text read "Moved Stone B1
+    and Fog B2 and Blade C1 and Blade C2 0813-0809" twice, naming two that never moved. Each move is
+    said once; where the arrows do not account for everything at their end, only how many moved."""
+    from engine.core.protocol import ArrowView
+
+    c = CounterView
+    stack = tuple(c(hex="0809", side=s, label=n, sub=i) for s, n, i in
+                  (("BORG", "Stone", "B1"), ("BORG", "Fog", "B2"), ("CHEZ", "Blade", "C1"), ("CHEZ", "Blade", "C2")))
+    run = ArrowView(src="0813", dst="0809", kind="move")
+    v = View(game="oneworld", map="m", title="OneWorld", turn=3, phase="movement", active="CHEZ",
+             counters=stack + (c(hex="0211", side="BORG", label="Stone", sub="B7"),
+                               c(hex="0211", side="CHEZ", label="Fog", sub="C5")),
+             arrows=(run, run, ArrowView(src="0210", dst="0211", kind="move")))
+    alt = alt_text(v)
+    assert "Moved 2 units 0813-0809, a unit 0210-0211." in alt, alt
+    assert "B1" not in alt and "B7" not in alt
+    alone = v.model_copy(update={"counters": stack[2:], "arrows": (run, run)})
+    assert "Moved Blade C1 and Blade C2 0813-0809." in alt_text(alone), alt_text(alone)
+
+
 def test_a_long_phase_in_the_focus_header_drops_its_rule_number_before_it_is_cut():
     """The header read "human advance after demolitio..." at the focus view's width."""
     from render.focus import fit_phase
