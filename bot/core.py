@@ -530,9 +530,16 @@ class Core:
         digest = commitment(nonce, action) if secret else ""
         replies: list[Reply] = []
         shown = await self._sealed_digest(g, seat, digest) if secret else ""
+        over = g.rules.outcome(state)
         if secret:  # the same string the thread shows when the choice is announced
-            opens = ("every choice is now in, so it opens at once with the others" if any(e.kind == "reveal" for e in events)
-                     else "it opens when every choice is in")
+            ends = over is not None or not any(p.secret for p in g.rules.pending_now(state))  # see _phase_over
+            if any(e.kind == "reveal" for e in events) or (ends and (over is not None
+                                                                     or not g.rules.keeps_sealed(state))):
+                opens = "every choice is now in, so it opens at once with the others"
+            elif ends:
+                opens = "this game keeps such choices hidden for now, so it stays sealed until the game reveals it"
+            else:
+                opens = "it opens when every choice is in"
             ack = private(cmd.user, cmd.place, f"Your choice is sealed: {action.text()}. "
                           f"Commitment `{shown[:16]}`; {opens}.")
             if any(h.kind.startswith("preview") for h in g.rules.view(state, seat).highlights):
@@ -541,7 +548,6 @@ class Core:
             replies.append(ack)
         replies += self._event_replies(g, events, seq, shown)
         now = self.now()
-        over = g.rules.outcome(state)
         # if nothing is committed, the game in memory is put back as it was before the command
         async with self.changing(g):
             await self.store.append_action(

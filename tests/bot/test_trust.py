@@ -539,6 +539,12 @@ async def test_sealed_done_opens_at_phase_end(core, store, hidden):
     marines = g.user_of("Marines")
     r = await say(core, marines, f"/done game:{gid}", place=f"dm:{marines}", community="")
     assert "sealed" in texts(r, "private")
+    # the reply opening it said beside it "it opens when every choice is in" (a new user's review)
+    assert "it opens when every choice is in" not in texts(r, "private"), texts(r, "private")
+    if "Sealed choices opened" in texts(r, "private"):
+        assert "opens at once" in texts(r, "private"), texts(r, "private")
+    else:
+        assert "stays sealed" in texts(r, "private"), texts(r, "private")
     seq_done = core.live[gid].seq
     await drive(core, gid, lambda g: g.seq >= seq_done + 3)
     assert await store.secrets(gid, 1, unrevealed=True) == []
