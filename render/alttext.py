@@ -42,13 +42,13 @@ def events_text(view: View) -> str:
         # was there before, would be named as a mover); else how many units moved.
         paths = list(dict.fromkeys(moves))
         each = []
-        for a, b in paths[:6]:
-            k = moves.count((a, b))
-            names = _names(view, [b])
-            arrived = sum(moves.count(p) for p in paths if p[1] == b)
+        for src, dst in paths[:6]:
+            k = moves.count((src, dst))
+            names = _names(view, [dst])
+            arrived = sum(moves.count(p) for p in paths if p[1] == dst)
             who = " and ".join(names) if names and len(names) == arrived == k else \
                 f"{k} units" if k > 1 else "a unit"
-            each.append(f"{who} {a}-{b}")
+            each.append(f"{who} {src}-{dst}")
         parts.append("Moved " + ", ".join(each) + ("..." if len(paths) > 6 else ""))
     elif moved:
         # outlined hexes are where moves began and ended: which counter moved, the view does not say
