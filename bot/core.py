@@ -28,7 +28,7 @@ from bot.live import SNAPSHOT_EVERY, Live, load_live
 from bot.opponent import Opponent
 from bot.parsing import ParseError, check_args, parse_command, parse_int
 from bot.records import commitment, dumps
-from bot.replies import Button, Command, Reply
+from bot.replies import MAX_BUTTONS, Button, Command, Reply
 from bot.store import COMMITTED, GameRow, Store
 from engine.core.dice import SeededDice
 from engine.core.errors import RuleError
@@ -36,7 +36,6 @@ from engine.core.protocol import MODERATOR, Action, Event, Prompt
 
 log = logging.getLogger("hexhive.core")
 
-MAX_BUTTONS = 25
 PUBLIC_BUTTONS = 10
 """A decision in the channel gets buttons when it has at most this many answers (two rows)."""
 

@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from bot.replies import Button, Reply
+from bot.replies import MAX_BUTTONS, Button, Reply
 from engine.core.protocol import Action
 
 if TYPE_CHECKING:
@@ -140,8 +140,10 @@ def _acks(out: list[Reply], rest: list[Reply], lines: list[str], actor: str, pla
     if mine is not None:
         text = "\n".join(x for x in ["Done: " + "\n".join(lines) if lines else "", mine.text] if x)
         buttons = list(mine.buttons)
-        if undo is not None:
-            buttons = buttons[:24] + [undo]
+        if undo is not None and len(buttons) < MAX_BUTTONS:
+            buttons.append(undo)
+        elif undo is not None:  # every answer of the prompt keeps its button (one was dropped, Done among them)
+            text = (text or "Done.") + "\n(/undo takes your order back.)"
         privates[privates.index(mine)] = mine.model_copy(update={"text": text or "Done.", "buttons": buttons})
     return privates + out
 

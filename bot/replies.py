@@ -33,6 +33,10 @@ class Command(BaseModel):
     game's lock, so of two clicks of one button at once the second is refused."""
 
 
+MAX_BUTTONS = 25
+"""Discord's limit: five rows of five buttons under one message."""
+
+
 class Button(BaseModel):
     """A choice offered as a button or a select option; ``command`` is the console line it sends."""
 

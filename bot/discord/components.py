@@ -20,13 +20,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.confirm import extra_lines
-from bot.replies import Button
+from bot.replies import MAX_BUTTONS, Button
 
 if TYPE_CHECKING:
     from bot.core import Core
     from bot.live import Live
 
-MAX_BUTTONS = 25
 PER_ROW = 5
 CHOICE_TEMPLATE = r"hh:(?P<game>\d+):(?P<seq>\d+|t[0-9a-f]{10}):(?P<n>\d+):(?P<h>[0-9a-f]{6})"
 PANEL_TEMPLATE = r"hh:(?P<game>\d+):p:(?P<user>\d+)"

@@ -232,3 +232,22 @@ async def test_undo_in_a_long_game_reads_the_log_from_a_snapshot_not_from_the_st
         await replays_to_the_same_state(t, store)
     finally:
         await store.close()
+
+
+def test_an_undo_button_never_pushes_an_answer_of_the_prompt_off_the_message():
+    """A Chitin advance after combat offered 24 Advance and Face buttons and Done; the Undo button was
+    put in the 25th place and Done was dropped (Discord takes 25 buttons), so the optional advance could
+    only be skipped by typing. Every answer keeps its button; /undo is then named in the text."""
+    from bot import phaselog
+    from bot.replies import MAX_BUTTONS, Button, Reply
+
+    answers = [Button(label=f"Face {n}", command=f"/face n:{n} game:1") for n in range(24)]
+    answers.append(Button(label="Done", command="/done game:1"))
+    undo = Button(label="Undo", command="/undo game:1", style="secondary")
+    mine = Reply(to="private", user="alice", place="t", game_id=1, seq=3, text="Next: advance or face",
+                 buttons=answers)
+    [ack] = phaselog._acks([], [mine], ["R1 attacks 0405"], "alice", "t", undo)
+    assert [b.label for b in ack.buttons] == [b.label for b in answers] and len(ack.buttons) == MAX_BUTTONS
+    assert "/undo" in ack.text
+    [ack] = phaselog._acks([], [mine.model_copy(update={"buttons": answers[:3]})], ["R1 attacks"], "alice", "t", undo)
+    assert [b.label for b in ack.buttons][-1] == "Undo" and "/undo" not in ack.text
