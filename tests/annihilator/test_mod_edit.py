@@ -43,8 +43,9 @@ def test_mod_edit_place_remove_change_a_unit():
     assert ev[0].text == "Annihilator Security Robot R1 (eliminated) placed in 0312"
     assert s3.units["R1"].on_map and s3.units["R1"].hex == "0312" and s3.units["R1"].mp == 0
     s4, ev = replays(s3, "change", unit="D1", hex="0207", disrupted="yes", charges="1")
-    assert ev[0].text == ("Marines Demolition Squad D1 in 0309: disrupted, carries 1 charges (was 3), "
-                          "moved from 0309 to 0207")
+    # it names the hex once ("D1 in 0309: ... moved from 0309 to 0207" said it twice)
+    assert ev[0].text == ("Marines Demolition Squad D1 in 0309: disrupted, carries 1 charge (was 3), "
+                          "moved to 0207")
     d1 = s4.units["D1"]
     assert d1.hex == "0207" and d1.disrupted and d1.charges == 1
     s5, ev = replays(s4, "remove", unit="D1")

@@ -135,3 +135,19 @@ def test_5_1_refusals_match_ids_in_any_case_before_naming_the_real_problem():
     to = sorted(str(a.args["to"]) for a in RULES.legal_actions(s, M) if a.verb == "move")[0]
     with pytest.raises(IllegalAction, match=rf"Write it as /move unit:A1 to:{to}"):
         play(s, M, "move", unit="a1", to=to)
+
+
+@pytest.mark.parametrize("winner, reason, shown", [
+    (M, "both brain core hexes are destroyed: the Marines win (rule 10.0)",
+     "Game over: the Marines win: both brain core hexes are destroyed (rule 10.0)"),
+    (A, "every human unit is eliminated: the Annihilator wins (rule 10.0)", "Game over: the Annihilator wins"),
+    (None, "neither side won in 10 game turns: a draw (rule 10.0)",
+     "Game over: a draw: neither side won in 10 game turns (rule 10.0)"),
+])
+def test_10_0_a_finished_game_names_its_result_on_the_board(winner, reason, shown):
+    """The header and the alt text of a finished Annihilator game read "Game over: game over": its caption
+    held only the reason, not the "Game over:" line the board reads the result from."""
+    from render.panel import to_move
+
+    s = position(step="over", units={"A1": SPOT, "R1": SPOT}, winner=winner, reason=reason)
+    assert to_move(RULES.view(s, None)).startswith(shown), to_move(RULES.view(s, None))

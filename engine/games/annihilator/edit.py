@@ -179,13 +179,13 @@ def _change(state: State, action: Action) -> Event:
         if not text.isdigit() or int(text) > 3:
             raise BadArguments(f"{u.describe()} may carry 0 to 3 charges, not '{text}' (rule 8.4)")
         if int(text) != u.charges:
-            parts.append(f"carries {text} charges (was {u.charges})")
+            parts.append(f"carries {text} charge{'' if text == '1' else 's'} (was {u.charges})")
             u.charges = int(text)
     if _arg(action, "hex"):
         text = _arg(action, "hex")
         if text != u.hex:
             hex_ = _where(state, u, text)
-            parts.append(f"moved from {u.hex} to {hex_}")
+            parts.append(f"moved to {hex_}")  # the line begins "... in <its hex>:"
             u.hex, u.arrived = hex_, False
     if not parts:
         raise BadArguments(f"{name} already is as asked: nothing to change")

@@ -138,8 +138,11 @@ def _caption(state: State) -> list[str]:
         lines.append("Mind Weapon: " + ("used this turn" if state.mind_used else "ready"))
     if state.charges:
         lines.append("Charges set: " + ", ".join(c.at for c in state.charges) + " (they go off next demolition phase)")
-    if state.step == "over":
-        lines.append(state.reason)
+    if state.step == "over":  # the board's header and alt text read the result from this line
+        result = {data.MARINES: "the Marines win", data.ANNIHILATOR: "the Annihilator wins"}.get(state.winner or "",
+                                                                                              "a draw")
+        why = state.reason.split(":")[0]
+        lines.append(f"Game over: {result}: {why} (rule 10.0)")
     return lines
 
 
