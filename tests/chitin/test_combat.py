@@ -132,6 +132,55 @@ def test_7_05_no_loss_when_the_enemy_behind_is_attacked() -> None:
     assert s.counters["R1"].units == 2
 
 
+def test_7_05_ending_movement_or_attacks_with_an_enemy_behind_a_stack_asks_first() -> None:
+    """The 7.05 loss came with no warning: the attack prompt names only enemies in front, and after
+    /done a stack lost a unit for enemies behind it. /done asks first, while facing (at the end of
+    movement) and attacks (at the end of declarations) can still change, and says nothing once the
+    enemies behind are attacked."""
+    from engine.core.protocol import Action
+
+    done = Action(verb="done", args={})
+    s = position()
+    put(s, "R1", "GT2", X, face="S")
+    put(s, "B1", "TR1", nb(X, "N"), face="N")
+    put(s, "R2", "GT3", nb(nb(X, "N"), "NE"), face="SW")
+    s = begin(s)
+    warned = RULES.caution(s, "Red", done)
+    assert "R1" in warned and nb(X, "N") in warned and "rule 7.05" in warned, warned
+    assert RULES.caution(s, "Blue", done) == ""
+    s, _ = act(s, "Red", "done")
+    assert "no attack is declared" in RULES.caution(s, "Red", done)
+    s, _ = act(s, "Red", "attack", by=nb(nb(X, "N"), "NE"), on=nb(X, "N"))
+    assert RULES.caution(s, "Red", done) == ""
+    s = position()
+    put(s, "R1", "GT2", X, face="S")
+    s = begin(s)
+    assert RULES.caution(s, "Red", done) == ""  # nobody behind it
+
+
+def test_7_066_with_no_hex_vacated_the_winner_is_offered_only_a_facing() -> None:
+    """The prompt read "You may advance into the vacated hex" when no hex had been vacated."""
+    s = fight()
+    put(s, "R1", "GT3", X, face="S")
+    put(s, "B1", "GT2", nb(X, "S"), face="N")
+    s, _ = act(s, "Red", "attack", by=X, on=nb(X, "S"))
+    s, _ = act(s, "Red", "done", dice=[3])
+    s, _ = act(s, "Red", "retreat", stack="B1", to=legal(s, "Red", "retreat")[0]["to"])
+    assert "advance into the vacated hex" in RULES.pending(s)[0].text
+    s = fight()
+    put(s, "R1", "GT2", X, face="S")
+    put(s, "B1", "GT2", nb(X, "S"), face="N")
+    s, _ = act(s, "Red", "attack", by=X, on=nb(X, "S"))
+    for roll in range(1, 7):  # 1-1: a D-1 or an A-1 takes a unit and empties no hex
+        t, _ = act(s, "Red", "done", dice=[roll])
+        while (p := RULES.pending(t)) and p[0].verbs == ("lose",):
+            t, _ = act(t, p[0].seat, "lose", **legal(t, p[0].seat, "lose")[0])
+        if p and p[0].verbs == ("advance", "face", "done") and not legal(t, p[0].seat, "advance"):
+            assert "vacated" not in p[0].text.replace("no hex was vacated", "") and "facing" in p[0].text, p[0].text
+            return
+    raise AssertionError("no roll left a winner with nothing to advance into")
+
+
 def test_7_06_the_attacker_rolls_one_die_per_combat() -> None:
     s = fight()
     put(s, "R1", "GT1", X, face="S")

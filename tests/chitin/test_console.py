@@ -28,7 +28,7 @@ async def play(tmp_path, line: str, seed: int) -> tuple[list[str], str]:  # type
         action = keen_choice(rng, g.state, prompt.seat, g.rules.legal_actions(g.state, prompt.seat))
         user = g.user_of(prompt.seat)
         place = f"dm:{user}" if prompt.secret else "console:#game-1"
-        replies = await core.handle_line(user, place, action.text())
+        replies = await core.handle_line(user, place, action.text() + " confirm:yes")  # past any caution (7.05)
         assert not replies[0].text.startswith("Sorry"), f"{action.text()}: {replies[0].text}"
         said += [x.text for x in replies if x.to == "channel"]
     r = await core.handle_line("alice", "console:#game-1", f"/game status game:{gid}")

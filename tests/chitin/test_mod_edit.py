@@ -70,7 +70,7 @@ def test_mod_edit_removing_a_carrier_leaves_its_chit_in_the_hex():
 def test_mod_edit_chit_value_and_position():
     s = board()
     s2, ev = replays(s, "chit", chit="a", value="9", hex="0510")
-    assert ev[0].text == "Harvest Chit A in 0410: value 5 -> 9, moved from 0410 to 0510"
+    assert ev[0].text == "Harvest Chit A in 0410: value 5 -> 9, moved to 0510"
     assert s2.chits["A"].value == 9 and s2.chits["A"].hex == "0510"
 
 

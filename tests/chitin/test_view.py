@@ -114,3 +114,25 @@ def test_7_066_the_fallback_refusal_lists_the_legal_values_and_the_rule() -> Non
     assert f"to may be {nb(X, 'S')}" in text and "rule 7.066" in text
     with pytest.raises(IllegalAction, match="dir may be N, NE, SE, S, SW, NW"):
         act(s, "Red", "advance", stack=X, to=nb(X, "S"), dir="up")
+
+
+def test_an_agreed_turn_limit_shows_with_the_turn() -> None:
+    """A game started with turn_limit:8 never showed the limit once begun: the board read "Turn 3,
+    Red's player-turn" and nobody could tell when it would be scored."""
+    s = position()
+    s.turn = 5  # game turn 3
+    caption = " ".join(RULES.view(s, None).caption)
+    assert "Turn 3, Red's player-turn" in caption, caption
+    s.turn_limit = 8
+    caption = " ".join(RULES.view(s, None).caption)
+    assert "Turn 3 of 8, Red's player-turn" in caption, caption
+
+
+def test_3_032_army_buttons_show_what_each_counter_costs() -> None:
+    """Picking an army of exactly 48 points, the buttons read only "Pick GT3": what a counter cost was
+    learnt from a refusal."""
+    from engine.core.protocol import Action
+    from engine.games.chitin.data import kind_points
+
+    assert RULES.label(Action(verb="pick", args={"kind": "GT3"})) == f"Pick GT3 ({kind_points('GT3')} pts)"
+    assert kind_points("GT3") == 12 and RULES.label(Action(verb="drop", args={"kind": "B"})).startswith("Drop B (")

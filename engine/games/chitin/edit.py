@@ -260,7 +260,7 @@ def _chit(state: State, action: Action) -> Event:
         if taken:
             raise BadArguments(f"{hex_} already holds Harvest Chit {taken[0]}: choose an empty hex for {letter}")
         if hex_ != ch.hex:
-            parts.append(f"moved from {ch.hex} to {hex_}")
+            parts.append(f"moved to {hex_}")  # the line begins "Harvest Chit X in <its hex>:"
             ch.hex = hex_
     if not parts:
         raise BadArguments(f"Harvest Chit {letter} already is as asked: nothing to change")

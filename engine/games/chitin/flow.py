@@ -162,8 +162,9 @@ def game_turn(state: State) -> int:
 
 
 def turn_text(state: State) -> str:
-    """``Turn 11, Blue's player-turn``."""
-    return f"Turn {game_turn(state)}, {state.active}'s player-turn"
+    """``Turn 11, Blue's player-turn`` (``Turn 3 of 8, ...`` under a turn limit)."""
+    limit = f" of {state.turn_limit}" if state.turn_limit else ""
+    return f"Turn {game_turn(state)}{limit}, {state.active}'s player-turn"
 
 
 def begin_turn(state: State, seat: str, turn: int, events: list[Event]) -> None:

@@ -22,7 +22,9 @@ def label(action: Action) -> str:
     a = {k: str(v) for k, v in action.args.items()}
     v = action.verb
     if v in ("pick", "drop") and "kind" in a:
-        return f"{v.capitalize()} {a['kind']}"
+        from engine.games.chitin.data import kind_points
+
+        return f"{v.capitalize()} {a['kind']} ({kind_points(a['kind'])} pts)"
     if v == "ready":
         return "Ready: commit my army"
     if v == "choose" and "pick" in a:
@@ -61,14 +63,28 @@ def style(action: Action) -> ButtonStyle:
 
 
 def caution(state: BaseModel, seat: str, action: Action) -> str:
-    """3.032: ``/ready`` with points left unspent commits a smaller army than the scenario allows."""
-    from engine.games.chitin import flow
+    """7.05: the ``/done`` that ends a player's movement, or their attack declarations, while a stack of
+    theirs has enemy warriors behind it that are not (or cannot yet be) attacked: that stack will lose a
+    unit at the end of the combat phase. Asked before, while facing and attacks can still change."""
+    from engine.games.chitin import results
+    from engine.games.chitin.state import State
 
-    if action.verb != "ready" or getattr(state, "step", "") != "forces":
+    if action.verb != "done" or not isinstance(state, State) or state.active != seat:
         return ""
-    points = flow.scenario(state).points  # type: ignore[arg-type]
-    total, _ = flow.army_points(list(getattr(state, "picks", {}).get(seat, [])))
-    if not points or total >= points:
+    if state.step == "move":
+        threats, targets = results.rear_threats(state, seat), set()
+        when = "unless attacks you declare take them on"
+    elif state.step == "attack":
+        threats, targets = state.rear_threats, {p.on for p in state.plan}
+        when = "as no attack is declared on them"
+    else:
         return ""
-    return (f"your army has {total} of its {points} points; /ready commits it as it is, and the unspent "
-            f"{points - total} points are lost (rule 3.032)")
+    lines = []
+    for key, enemies in sorted(threats.items()):
+        left = sorted({state.counters[e].hex for e in enemies
+                       if e in state.counters and state.counters[e].where == "map"
+                       and state.counters[e].hex not in targets})
+        if left and results.alive(state, key.split("+")):
+            lines.append(f"your stack {key.replace('+', ' + ')} has enemies behind it in {', '.join(left)}: "
+                         f"it will lose one unit at the end of combat {when} (rule 7.05)")
+    return "; ".join(lines)

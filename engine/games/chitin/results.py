@@ -239,9 +239,14 @@ def finish_combat(state: State, i: int, events: list[Event]) -> None:
 
 def record_rear_threats(state: State, seat: str) -> None:
     """7.05: note every stack that begins the attack phase with an undisrupted enemy warrior behind it."""
+    state.rear_threats = rear_threats(state, seat)
+
+
+def rear_threats(state: State, seat: str) -> dict[str, list[str]]:
+    """7.05: each of ``seat``'s stacks with undisrupted enemy warriors behind it now -> their ids."""
     idx = Index(state)
     g = geo()
-    state.rear_threats = {}
+    out: dict[str, list[str]] = {}
     for h, st in sorted(idx.ground.items()):
         mine = [c for c in st if c.side == seat]
         if not mine:
@@ -254,7 +259,8 @@ def record_rear_threats(state: State, seat: str) -> None:
             if c.side != seat and role(c) == "warrior" and not c.disrupted
         ]
         if behind:
-            state.rear_threats[group_id(mine)] = behind
+            out[group_id(mine)] = behind
+    return out
 
 
 def rear_penalties(state: State, seat: str, events: list[Event]) -> None:

@@ -144,7 +144,9 @@ class Chitin(GameRules):
             return Prompt(seat=t.seat, verbs=("defend",), text=f"{t.n} hits on your stack: accept them and counter-attack, or retreat (with or without a counter-attack)", rule="7.06")
         if t.kind == "press":
             return Prompt(seat=t.seat, verbs=("press",), text=f"The counter-attack scores {t.n} hits: accept them, or retreat with fewer", rule="7.06")
-        return Prompt(seat=t.seat, verbs=("advance", "face", "done"), text="You may advance into the vacated hex or change facing; /done when finished", rule="7.066")
+        if results.advance_choices(state, t):
+            return Prompt(seat=t.seat, verbs=("advance", "face", "done"), text="You may advance into the vacated hex or change facing; /done when finished", rule="7.066")
+        return Prompt(seat=t.seat, verbs=("advance", "face", "done"), text="You may change facing (no hex was vacated to advance into); /done when finished", rule="7.066")
 
     # -- legal actions -------------------------------------------------------------------
 
