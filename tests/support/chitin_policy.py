@@ -25,9 +25,23 @@ def write_script(scenario: str, seed: int, out: Path) -> str:
     """Play ``scenario`` to its end with this policy and write the console script, with its header."""
     from bot.console import run_script
     from engine.games.chitin.data import scenarios
+    from tests.support import make_script
     from tests.support.make_script import make
 
-    lines = asyncio.run(make("chitin", seed, [f"scenario:{scenario}"]))
+    plain = make_script.choose
+
+    def confirmed(g, seat, legal, rng, seq):  # type: ignore[no-untyped-def]
+        """The policy's order, with confirm:yes when the core asks about it first (7.05; docs/commands.md)."""
+        action = plain(g, seat, legal, rng, seq)
+        if g.rules.caution(g.state, seat, action):
+            action = action.model_copy(update={"args": {**action.args, "confirm": "yes"}})
+        return action
+
+    make_script.choose = confirmed  # make() looks the policy up at each order
+    try:
+        lines = asyncio.run(make("chitin", seed, [f"scenario:{scenario}"]))
+    finally:
+        make_script.choose = plain
     with tempfile.TemporaryDirectory() as tmp:
         said = io.StringIO()
         rc = asyncio.run(run_script(lines, Path(tmp) / "s.db", Path(tmp) / "out", said))

@@ -89,8 +89,6 @@ async def make(game: str, seed: int, options: list[str], max_actions: int = 4000
         user = g.user_of(prompt.seat)
         where = f"{user} dm" if prompt.secret else user
         line = action.text()
-        if g.rules.caution(g.state, prompt.seat, action):  # an order the core asks about first (docs/commands.md)
-            line += " confirm:yes"
         replies = await core.handle_line(user, f"dm:{user}" if prompt.secret else "console:#game-1", line)
         if g.seq == 0 or replies[0].text.startswith("Sorry"):
             raise RuntimeError(f"{line} was refused: {replies[0].text}")
