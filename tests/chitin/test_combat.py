@@ -156,6 +156,16 @@ def test_7_05_ending_movement_or_attacks_with_an_enemy_behind_a_stack_asks_first
     put(s, "R1", "GT2", X, face="S")
     s = begin(s)
     assert RULES.caution(s, "Red", done) == ""  # nobody behind it
+    # an air attack on one of them draws the other in (8.015): both are attacked, nothing is lost
+    s = position("advanced")
+    put(s, "R1", "GT2", X, face="S")
+    put(s, "B1", "TR1", "0810", face="N")
+    put(s, "B2", "TR1", "0911", face="N")
+    put(s, "R5", "PL2", "0912", face="N")
+    s = begin(s)
+    s, _ = act(s, "Red", "done")
+    s, _ = act(s, "Red", "attack", by="R5", on="0911")
+    assert RULES.caution(s, "Red", done) == "", RULES.caution(s, "Red", done)
 
 
 def test_7_066_with_no_hex_vacated_the_winner_is_offered_only_a_facing() -> None:

@@ -67,6 +67,8 @@ def caution(state: BaseModel, seat: str, action: Action) -> str:
     theirs has enemy warriors behind it that are not (or cannot yet be) attacked: that stack will lose a
     unit at the end of the combat phase. Asked before, while facing and attacks can still change."""
     from engine.games.chitin import results
+    from engine.games.chitin.board import Index
+    from engine.games.chitin.combat import battles
     from engine.games.chitin.state import State
 
     if action.verb != "done" or not isinstance(state, State) or state.active != seat:
@@ -75,7 +77,8 @@ def caution(state: BaseModel, seat: str, action: Action) -> str:
         threats, targets = results.rear_threats(state, seat), set()
         when = "unless attacks you declare take them on"
     elif state.step == "attack":
-        threats, targets = state.rear_threats, {p.on for p in state.plan}
+        # the hexes the declared attacks fight, with the stacks an air attack draws in (8.015)
+        threats, targets = state.rear_threats, {d for b in battles(state, Index(state), seat) for d in b.defenders}
         when = "as no attack is declared on them"
     else:
         return ""
