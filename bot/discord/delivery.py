@@ -185,7 +185,8 @@ class Delivery:
         finally:
             self._claimed -= mine
         if interaction is not None:
-            await self._acknowledge(interaction, posted, later, refused, answered, lost)
+            taken = any(r.outbox_id is not None for r in replies)
+            await self._acknowledge(interaction, posted, later, refused, answered, lost, taken)
         for gid in games:
             await self.status(gid)
 
@@ -217,19 +218,24 @@ class Delivery:
     async def _private_again(self, r: Reply, interaction: discord.Interaction, exc: BaseException) -> bool:
         """Send a private answer Discord did not take once more; True when it went."""
         log.warning("a private reply was not taken by Discord (%s); sending it once more", type(exc).__name__)
-        try:
-            await self.respond(interaction, **await self._message(r))
+        try:  # from the part that failed: those before it went
+            await self.respond(interaction, skip=getattr(exc, "parts_sent", 0), **await self._message(r))
         except Exception as again:
             log.warning("a private reply was lost: Discord did not take it twice (%s)", type(again).__name__)
             return False
         return True
 
     async def _acknowledge(self, interaction: discord.Interaction, posted: list[Reply], later: list[Reply],
-                           refused: list[Reply], answered: bool, lost: list[Reply] | None = None) -> None:
+                           refused: list[Reply], answered: bool, lost: list[Reply] | None = None,
+                           taken: bool = False) -> None:
+        """The private word on a command: ``taken`` when it was committed (replies of it are in the outbox)."""
         lines = []
-        if lost:  # never "Done." for an answer the member did not see: it may have been a refusal
-            lines.append("Sorry, Discord did not take my answer to your command just now, so I cannot show it. "
-                         "/game status (or /game log) shows where the game stands; then try again if needed.")
+        if lost and taken:  # the order stands: asking again could give it twice (a Chitin /pick)
+            lines.append("Your command was taken and saved, but Discord did not take my private answer to it just "
+                         "now; /game status (or /game log) shows where the game stands.")
+        elif lost:  # never "Done." for an answer the member did not see: it may have been a refusal
+            lines.append("Sorry, Discord did not take my answer to your command just now, so I cannot show it; "
+                         "nothing of it was saved, so please ask again.")
         committed = any(r.outbox_id is not None for r in later + refused)
         if later:
             places = sorted({f"<#{r.place}>" for r in later if r.to == "channel" and r.place.isdigit()})
@@ -387,17 +393,25 @@ class Delivery:
                 log.exception("re-posting pass failed; trying again later")
                 await asyncio.sleep(self.retry_first)
 
-    async def respond(self, interaction: discord.Interaction, **kwargs: Any) -> None:
-        """An ephemeral answer to an interaction, whether or not it was deferred."""
+    async def respond(self, interaction: discord.Interaction, *, skip: int = 0, **kwargs: Any) -> None:
+        """An ephemeral answer to an interaction, whether or not it was deferred, in parts of at most
+        Discord's length; ``skip``: the parts already sent. An error carries how many parts went
+        (``parts_sent``), so a second try sends only the rest."""
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         kwargs = {k: v for k, v in kwargs.items() if v is not None}
         parts = chunks(kwargs.pop("content", ""))
         for n, text in enumerate(parts):
+            if n < skip:
+                continue
             extra = kwargs if n == len(parts) - 1 else {"allowed_mentions": kwargs["allowed_mentions"]}
-            if interaction.response.is_done():
-                await interaction.followup.send(content=text, ephemeral=True, **extra)
-            else:
-                await interaction.response.send_message(content=text, ephemeral=True, **extra)
+            try:
+                if interaction.response.is_done():
+                    await interaction.followup.send(content=text, ephemeral=True, **extra)
+                else:
+                    await interaction.response.send_message(content=text, ephemeral=True, **extra)
+            except Exception as exc:
+                exc.parts_sent = n  # type: ignore[attr-defined]
+                raise
 
     async def _post(self, r: Reply, interaction: discord.Interaction | None = None) -> bool:
         """Post in a channel or a DM; True when it went to the interacting member privately instead."""

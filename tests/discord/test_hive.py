@@ -274,6 +274,46 @@ async def test_a_private_answer_discord_did_not_take_is_never_acknowledged_as_do
         assert len(tried) == 3 and "did not take my answer" in tried[-1], tried
 
 
+async def test_a_long_private_answer_is_sent_again_from_the_part_that_failed(hive):
+    """An answer longer than a message goes in parts; when the second part met a 503, the second try
+    sent every part again, so the first arrived twice."""
+    await started(hive)
+    i = mock_interaction(hive)
+    i.response.is_done.side_effect = lambda: True
+    tried: list[str] = []
+
+    async def flaky(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        tried.append(kwargs.get("content"))
+        if len(tried) == 2:
+            raise discord.DiscordServerError(MagicMock(status=503, reason="x"), "down")
+
+    i.followup.send.side_effect = flaky
+    text = "\n".join(f"line {n} " + "x" * 90 for n in range(45))  # some 4,300 characters: three parts
+    await hive.delivery.deliver([Reply(to="private", user="101", place=str(THREAD), text=text)], i)
+    parts = [t for t in tried if t and t.startswith("line")]
+    assert len(parts) == 4 and parts[1] == parts[2] and parts[0] != parts[1], [p[:12] for p in parts]
+    assert "".join(dict.fromkeys(parts)).replace("\n", "") == text.replace("\n", "")
+
+
+async def test_a_taken_orders_lost_answer_does_not_ask_to_give_it_again(hive):
+    """The private answer to an order that was taken and saved could not be sent twice: the member was
+    told to "try again", which gives an order such as a Chitin pick twice."""
+    gid = await started(hive)
+    i = mock_interaction(hive, user=101)
+    i.response.is_done.side_effect = lambda: True
+    tried: list[str] = []
+
+    async def down(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        tried.append(kwargs.get("content"))
+        if len(tried) <= 2:
+            raise discord.DiscordServerError(MagicMock(status=503, reason="x"), "down")
+
+    i.followup.send.side_effect = down
+    await hive.run(i, "guess", {"parity": "odd", "game": str(gid)})
+    assert hive.core.live[gid].seq == 1
+    assert "taken and saved" in tried[-1] and "ask again" not in tried[-1] and "Done." not in tried, tried
+
+
 @pytest.mark.parametrize("error", [
     discord.DiscordServerError(MagicMock(status=503, reason="x"), "down"),
     aiohttp.ServerDisconnectedError(), aiohttp.ClientOSError(104, "reset"), TimeoutError(), OSError("gone"),
