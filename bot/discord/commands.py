@@ -27,7 +27,7 @@ def extra_options(text: str | None, field: str = "options") -> dict[str, str]:
     except ValueError:  # a quote left open, or a trailing backslash
         raise app_commands.AppCommandError(
             f"{field}: a quote is left open; write a value with spaces in double quotes, "
-            'for example reason:"a misclick", or leave the quotes out') from None
+            'for example name:"two words", or leave the quotes out') from None
     for word in words:
         if ":" not in word:
             raise app_commands.AppCommandError(f"options are written name:value, for example pile:5 (not '{word}')")

@@ -1012,3 +1012,35 @@ async def test_the_same_hint_asked_again_or_twice_at_once_is_worked_out_once(sto
     assert sent == [("hint_job", False)], sent
     assert len(await store.hints(gid)) == 3
     await t.core.opponent.stop()
+
+
+async def test_the_bots_seed_after_a_finished_game_is_rolled_back_is_not_the_one_anyone_can_compute(store):
+    """The bot's decisions are drawn from the game's seed and the action number; the seed is posted when
+    the game ends. Rolled back and played on, the bot decided from seeds anyone could compute from the
+    posted seed; it now also uses the new branch's secret dice key."""
+    seeds: list[str] = []
+
+    class Capture(Inline):
+        def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+            if fn.__name__ == "think":
+                seeds.append(args[3])
+            return super().submit(fn, *args, **kwargs)
+
+    t = Table(store, executor=Capture())
+    replies = await t.line("alice: /game new game:toy opponent:bot level:easy pile:5 clock:none")
+    gid = next(r.game_id for r in replies if r.game_id is not None)
+    for _ in range(100):
+        if seeds:
+            break
+        await asyncio.sleep(0.01)
+    g = t.core.live[gid]
+    assert seeds[0] == seed_for(g.row.seed, 0, "B")  # on the main line, as before
+    await t.line(f"alice: /game resign game:{gid} confirm:yes")
+    await t.line(f"mod: /mod rollback to:0 game:{gid} confirm:yes reason:misclick")
+    for _ in range(100):
+        if len(seeds) > 1:
+            break
+        await asyncio.sleep(0.01)
+    g = t.core.live[gid]
+    assert g.dice_key != "main" and len(seeds) > 1
+    assert seeds[-1] != seed_for(g.row.seed, 0, "B"), "the bot decided from a seed computed from the posted one"

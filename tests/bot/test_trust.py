@@ -359,8 +359,12 @@ async def test_a_restored_branch_of_a_game_whose_seed_was_posted_rolls_with_a_fr
     gid, _ = await _finished_and_rolled_back(core)
     r = await say(core, taker(core, gid), f"/take n:1 game:{gid}")
     r = await say(core, "mo", f"/mod rollback to:2 game:{gid} reason:again", mod=True)  # branch 3
-    r = await say(core, "mo", f"/mod restore branch:2 game:{gid} reason:undo", mod=True)
-    assert "restored" in texts(r), texts(r)
+    r = await say(core, "mo", f"/mod restore branch:1 game:{gid} reason:undo", mod=True)  # the line on `main`
+    assert "restored" in texts(r) and "fresh key" in texts(r), texts(r)
+    g = core.live[gid]
+    assert g.dice_key != "main" and len(g.dice_key) >= 33, "the restored line rolls with a known key"
+    assert len(await store.actions(gid, g.row.branch)) == len(await store.actions(gid, 1))
+    r = await say(core, "mo", f"/mod restore branch:2 game:{gid} reason:undo", mod=True)  # a key kept secret so far
     g = core.live[gid]
     assert g.dice_key not in ("main", await _key_of(store, gid, 2)), "the restored line rolls with a known key"
     assert len(await store.actions(gid, g.row.branch)) == len(await store.actions(gid, 2)) == 3
