@@ -108,6 +108,33 @@ class Core:
         self._button_secret: str | None = None
         self._button_lock = asyncio.Lock()
 
+    async def _renew_exposed_keys(self) -> None:
+        """Games rolled back before dice keys were kept secret in play: their key was in every export
+        (16 hex digits), and if the game had ended first, its seed was posted too, so their rolls could be
+        foreseen. Whether it had ended is not kept, so every such game (several branches, a secret seed,
+        a line on `main` or on such a key, not yet renewed) goes on from a new branch with a fresh key,
+        as a rollback of a finished game does (bot/moderation.py); the moderation log says so."""
+        rows = await self.store.games("status IN ('active', 'paused') AND seed_public = 0 AND "
+                                      "json_extract(settings, '$.seed_published') IS NULL AND id IN "
+                                      "(SELECT game_id FROM branches GROUP BY game_id HAVING COUNT(*) > 1)")
+        for row in rows:
+            if row.id in self.damaged:
+                continue
+            info = {b["branch"]: b for b in await self.store.branches(row.id)}
+            key = info.get(row.branch, {}).get("dice_key", "main")
+            if len(info) < 2 or len(key) > 17:
+                continue
+            now = self.now()
+            async with self.store.transaction():
+                new = await self.store.fork(row.id, row.branch, info[row.branch]["length"],
+                                            "k" + secrets.token_hex(16), "dice key renewed", now)
+                settings = row.settings_dict | {"seed_published": True}
+                await self.store.update_game(row.id, now, settings=json.dumps(settings))
+                await self.store.add_modlog(row.id, "hexhive", f"renewed the dice key of game #{row.id}: branch "
+                                            f"{row.branch} goes on as branch {new} with a fresh, secret key",
+                                            "a key made before keys were kept secret in play", now)
+            log.warning("game #%s: dice key renewed (branch %s -> %s)", row.id, row.branch, new)
+
     async def button_secret(self) -> str:
         """The installation's secret that keys the action tokens of buttons' ids (bot/discord/components.py):
         made once and kept in the database, so buttons posted before a restart keep working."""
@@ -186,6 +213,7 @@ class Core:
         self.damaged = await self.store.damaged_games()
         for gid, problem in self.damaged.items():
             log.error("game #%s is damaged: %s; restore the database from a backup", gid, problem)
+        await self._renew_exposed_keys()
         for row in await self.store.games("status IN ('invited', 'active', 'paused')"):
             if row.id not in self.damaged and row.id not in self.live:
                 self.unloaded[row.id] = row

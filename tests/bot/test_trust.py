@@ -370,6 +370,32 @@ async def test_a_restored_branch_of_a_game_whose_seed_was_posted_rolls_with_a_fr
     assert len(await store.actions(gid, g.row.branch)) == len(await store.actions(gid, 2)) == 3
 
 
+async def test_a_game_rolled_back_before_keys_were_secret_gets_a_fresh_key_at_start_up(core, store):
+    """A game rolled back before dice keys were kept secret in play has a 16-digit key that every
+    export showed, and perhaps a posted seed: at start-up it goes on from a new branch with a fresh
+    key (once), and the moderation log says so; a game rolled back since keeps its secret key."""
+    gid, _ = await _finished_and_rolled_back(core)
+    other = await toy(core)
+    await say(core, "mo", f"/mod rollback to:1 game:{other} confirm:yes reason:x", mod=True)
+    async with store.transaction():  # as the rollback of an older release made it, without the mark
+        await store.db.execute("UPDATE branches SET dice_key = 'k0123456789abcdef' WHERE game_id = ? AND branch = 2",
+                               (gid,))
+        row = await store.game(gid)
+        settings = json.loads(row.settings)
+        settings.pop("seed_published")
+        await store.update_game(gid, "2026-01-01T00:00:00+00:00", settings=json.dumps(settings))
+    length = len(await store.actions(gid, 2))
+    again = make_core(store)
+    await again.start()
+    g = again.live[gid]
+    assert g.row.branch == 3 and len(g.dice_key) == 33 and len(await store.actions(gid, 3)) == length
+    assert any("renewed the dice key" in m["what"] for m in await store.modlog(gid))
+    assert again.live[other].row.branch == 2, "a game rolled back since was renewed too"
+    third = make_core(store)
+    await third.start()
+    assert third.live[gid].row.branch == 3, "renewed twice"
+
+
 async def _key_of(store: Store, gid: int, branch: int) -> str:
     return next(b["dice_key"] for b in await store.branches(gid) if b["branch"] == branch)
 
