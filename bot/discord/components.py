@@ -43,15 +43,17 @@ def choice_id(game: int, shown: int | str, n: int, line: str) -> str:
     return f"hh:{game}:{shown}:{n}:{digest(line)}"
 
 
-def seq_token(secret: str, game: int, seq: int) -> str:
-    """The token naming action ``seq`` of game ``game`` in a button's id: nobody without the secret can
-    tell from it which action it is."""
-    return "t" + hmac.new(secret.encode(), f"{game}:{seq}".encode(), hashlib.sha256).hexdigest()[:10]
+def seq_token(secret: str, game: int, branch: int, seq: int) -> str:
+    """The token naming action ``seq`` of a game's line of play ``branch`` in a button's id: nobody
+    without the secret can tell from it which action it is, and a button of a line a rollback left
+    is not taken for one of the new line."""
+    return "t" + hmac.new(secret.encode(), f"{game}:{branch}:{seq}".encode(), hashlib.sha256).hexdigest()[:10]
 
 
 async def shown_token(core: Core, game: int, seq: int) -> str:
-    """The token of a reply made at action ``seq``, for its buttons' ids."""
-    return seq_token(await core.button_secret(), game, seq)
+    """The token of a reply made at action ``seq`` of the game's present line, for its buttons' ids."""
+    g = core.live.get(game)
+    return seq_token(await core.button_secret(), game, g.row.branch if g is not None else 1, seq)
 
 
 async def shown_seq(core: Core, g: Live, shown: str, user: str) -> int | None:
@@ -61,13 +63,13 @@ async def shown_seq(core: Core, g: Live, shown: str, user: str) -> int | None:
     if shown.isdigit():  # a button posted before the tokens
         return int(shown) if await core.still_current(g, int(shown), user) else None
     secret = await core.button_secret()
-    if hmac.compare_digest(seq_token(secret, g.id, g.seq), shown):
+    if hmac.compare_digest(seq_token(secret, g.id, g.row.branch, g.seq), shown):
         return g.seq
     mine = set(g.seats_of(user))
     for a in reversed(await core.store.actions(g.id, g.row.branch, after=max(0, g.seq - SEALED_RUN))):
         if not a.secret or a.seat in mine:
             return None
-        if hmac.compare_digest(seq_token(secret, g.id, a.seq - 1), shown):
+        if hmac.compare_digest(seq_token(secret, g.id, g.row.branch, a.seq - 1), shown):
             return a.seq - 1
     return None
 

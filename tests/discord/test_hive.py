@@ -194,6 +194,22 @@ async def test_a_buttons_id_does_not_tell_how_many_sealed_steps_the_other_side_t
     assert "out of date" in said(forged)[0]
 
 
+async def test_a_button_of_a_line_a_rollback_left_is_not_taken_for_the_new_line(hive):
+    """Rolled back to the start, the game is at action 0 again: a button posted at action 0 of the old
+    line named the same action as one of the new line, and was taken."""
+    gid = await started(hive)
+    old = await shown_token(hive.core, gid, 0)
+    await click_choice(hive, 101, choice_id(gid, old, 0, f"/guess parity:odd game:{gid}"))
+    await click_choice(hive, 102, choice_id(gid, old, 1, f"/guess parity:even game:{gid}"))
+    i = mock_interaction(hive, user=101, name="mo")
+    i.permissions.manage_guild = True
+    await hive.run(i, "mod rollback", {"to": "0", "game": str(gid), "confirm": "yes", "reason": "x"})
+    assert hive.core.live[gid].row.branch == 2, said(i)
+    assert await shown_token(hive.core, gid, 0) != old
+    stale = await click_choice(hive, 101, choice_id(gid, old, 0, f"/guess parity:odd game:{gid}"))
+    assert "out of date" in said(stale)[0]
+
+
 async def test_choose_privately_opens_the_panel_only_for_its_player(hive):
     gid = await started(hive)
     i = mock_interaction(hive, user=102)
