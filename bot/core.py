@@ -118,7 +118,7 @@ class Core:
                                       "json_extract(settings, '$.seed_published') IS NULL AND id IN "
                                       "(SELECT game_id FROM branches GROUP BY game_id HAVING COUNT(*) > 1)")
         for row in rows:
-            if row.id in self.damaged:
+            if row.id in self.damaged or row.id in self.live:  # memory would say another branch
                 continue
             info = {b["branch"]: b for b in await self.store.branches(row.id)}
             key = info.get(row.branch, {}).get("dice_key", "main")
