@@ -635,6 +635,7 @@ class Core:
         """Put the posts of a command in the outbox (inside its transaction)."""
         now = self.now()
         for r in replies:
+            r.committed = True
             if r.to != "private":
                 r.outbox_id = await self.store.add_outbox(game_id, r.model_dump_json(exclude={"outbox_id"}), now)
         return replies

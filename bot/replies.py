@@ -87,3 +87,5 @@ class Reply(BaseModel):
     """A message edited in place: the first reply with this key is posted, later ones replace its text
     (and its buttons); a transport that cannot edit shows it again."""
     outbox_id: int | None = None
+    committed: bool = False
+    """Said by a command whose change was saved (``Core.queue``): a private one carries no outbox id."""

@@ -185,7 +185,7 @@ class Delivery:
         finally:
             self._claimed -= mine
         if interaction is not None:
-            taken = any(r.outbox_id is not None for r in replies)
+            taken = any(r.committed or r.outbox_id is not None for r in replies)
             await self._acknowledge(interaction, posted, later, refused, answered, lost, taken)
         for gid in games:
             await self.status(gid)
@@ -228,7 +228,7 @@ class Delivery:
     async def _acknowledge(self, interaction: discord.Interaction, posted: list[Reply], later: list[Reply],
                            refused: list[Reply], answered: bool, lost: list[Reply] | None = None,
                            taken: bool = False) -> None:
-        """The private word on a command: ``taken`` when it was committed (replies of it are in the outbox)."""
+        """The private word on a command: ``taken`` when its change was saved (``Reply.committed``)."""
         lines = []
         if lost and taken:  # the order stands: asking again could give it twice (a Chitin /pick)
             lines.append("Your command was taken and saved, but Discord did not take my private answer to it just "

@@ -330,6 +330,25 @@ async def test_a_taken_orders_lost_answer_does_not_ask_to_give_it_again(hive):
     assert "taken and saved" in tried[-1] and "ask again" not in tried[-1] and "Done." not in tried, tried
 
 
+async def test_a_saved_order_whose_only_answer_is_private_is_not_asked_again(hive):
+    """A saved order may say nothing but its private answer (no post of it is in the outbox): when that
+    answer is lost, the member must still hear that the order was taken, not to ask again."""
+    await started(hive)
+    i = mock_interaction(hive)
+    i.response.is_done.side_effect = lambda: True
+    tried: list[str] = []
+
+    async def down(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        tried.append(kwargs.get("content"))
+        if len(tried) <= 2:
+            raise discord.DiscordServerError(MagicMock(status=503, reason="x"), "down")
+
+    i.followup.send.side_effect = down
+    saved = Reply(to="private", user="101", place=str(THREAD), text="Your choice is sealed", committed=True)
+    await hive.delivery.deliver([saved], i)
+    assert "taken and saved" in tried[-1] and "ask again" not in tried[-1], tried
+
+
 @pytest.mark.parametrize("error", [
     discord.DiscordServerError(MagicMock(status=503, reason="x"), "down"),
     aiohttp.ServerDisconnectedError(), aiohttp.ClientOSError(104, "reset"), TimeoutError(), OSError("gone"),
