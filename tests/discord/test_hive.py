@@ -311,11 +311,8 @@ async def test_a_long_private_answer_is_sent_again_from_the_part_that_failed(hiv
     assert "".join(dict.fromkeys(parts)).replace("\n", "") == text.replace("\n", "")
 
 
-async def test_a_taken_orders_lost_answer_does_not_ask_to_give_it_again(hive):
-    """The private answer to an order that was taken and saved could not be sent twice: the member was
-    told to "try again", which gives an order such as a Chitin pick twice."""
-    gid = await started(hive)
-    i = mock_interaction(hive, user=101)
+def down_twice(i: MagicMock) -> list[str]:
+    """Discord answers the interaction's first two follow-ups with a 503; returns what was tried."""
     i.response.is_done.side_effect = lambda: True
     tried: list[str] = []
 
@@ -325,6 +322,15 @@ async def test_a_taken_orders_lost_answer_does_not_ask_to_give_it_again(hive):
             raise discord.DiscordServerError(MagicMock(status=503, reason="x"), "down")
 
     i.followup.send.side_effect = down
+    return tried
+
+
+async def test_a_taken_orders_lost_answer_does_not_ask_to_give_it_again(hive):
+    """The private answer to an order that was taken and saved could not be sent twice: the member was
+    told to "try again", which gives an order such as a Chitin pick twice."""
+    gid = await started(hive)
+    i = mock_interaction(hive, user=101)
+    tried = down_twice(i)
     await hive.run(i, "guess", {"parity": "odd", "game": str(gid)})
     assert hive.core.live[gid].seq == 1
     assert "taken and saved" in tried[-1] and "ask again" not in tried[-1] and "Done." not in tried, tried
@@ -335,15 +341,7 @@ async def test_a_saved_order_whose_only_answer_is_private_is_not_asked_again(hiv
     answer is lost, the member must still hear that the order was taken, not to ask again."""
     await started(hive)
     i = mock_interaction(hive)
-    i.response.is_done.side_effect = lambda: True
-    tried: list[str] = []
-
-    async def down(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-        tried.append(kwargs.get("content"))
-        if len(tried) <= 2:
-            raise discord.DiscordServerError(MagicMock(status=503, reason="x"), "down")
-
-    i.followup.send.side_effect = down
+    tried = down_twice(i)
     saved = Reply(to="private", user="101", place=str(THREAD), text="Your choice is sealed", committed=True)
     await hive.delivery.deliver([saved], i)
     assert "taken and saved" in tried[-1] and "ask again" not in tried[-1], tried
