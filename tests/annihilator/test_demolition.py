@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core.errors import IllegalAction
+from engine.core.hexes import DIRECTION_NAMES
 from engine.games.annihilator import RULES
 from engine.games.annihilator.board import base_types
 from engine.games.annihilator.demolition import pattern_numbers
@@ -45,6 +46,18 @@ def test_8_1_order_is_sealed_then_announced_at_the_end_of_the_phase():
     assert s.charges == [Charge(unit="D1", pattern="B", at=at, facing=1, turn=1)]
     assert s.unit("D1").charges == 2 and s.unit("D1").leave == at
     assert {m.text for m in RULES.view(s, A).markers if m.kind == "charge"} == {"B NE"}
+
+
+def test_8_2_a_charge_offers_one_facing_for_each_different_blast_and_pattern_c_only_one():
+    at = hexes_of("passage")[20]
+    s = position(step="h_demo", units={"D1": at})
+    offered = {p: RULES.choices(s, M, "charge", "facing", {"unit": "D1", "pattern": p, "at": at}) for p in "ABCD"}
+    assert offered == {"A": list(DIRECTION_NAMES), "B": list(DIRECTION_NAMES), "C": ["N"], "D": list(DIRECTION_NAMES)}
+    # pattern C's ring is the same every way: the six facings blast the same hexes at the same odds
+    assert len({frozenset(pattern_numbers("C", at, f)) for f in range(6)}) == 1
+    assert RULES.choices(s, M, "charge", "facing", {"unit": "D1", "at": at}) == list(DIRECTION_NAMES)
+    s, _ = play(s, M, "charge", unit="D1", pattern="C", at=at, facing="SW")  # any facing is still accepted
+    assert [(o.unit, o.pattern, o.facing) for o in s.orders] == [("D1", "C", 4)]
 
 
 def test_8_1_an_order_may_be_cancelled_before_the_phase_ends():

@@ -29,6 +29,19 @@ def pattern_hexes(pattern: str, at: Hex, facing: int) -> list[tuple[int, Hex, st
     return out
 
 
+def distinct_facings(pattern: str) -> list[str]:
+    """The facings of ``pattern`` that attack different hexes or at different odds: all six for A, B
+    and D, only N for C, whose ring of 2-1 hexes is the same every way it is turned (8.2)."""
+    seen: set[frozenset[tuple[Hex, str]]] = set()
+    out = []
+    for f, name in enumerate(DIRECTION_NAMES):
+        shape = frozenset((h, odds) for _, h, odds in pattern_hexes(pattern, Hex(0, 0), f))
+        if shape not in seen:
+            seen.add(shape)
+            out.append(name)
+    return out
+
+
 def pattern_numbers(pattern: str, at: str, facing: int) -> list[str]:
     """Printed numbers of the map hexes a charge would attack, hex 1 first."""
     nums = data.hex_numbers()

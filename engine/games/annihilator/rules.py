@@ -21,6 +21,7 @@ from engine.core.protocol import (
 )
 from engine.games.annihilator import data
 from engine.games.annihilator import edit as editing
+from engine.games.annihilator.demolition import distinct_facings
 from engine.games.annihilator.explain import canonical, why_not
 from engine.games.annihilator.handlers import handle
 from engine.games.annihilator.legal import STEPS, is_legal_fast, legal
@@ -93,6 +94,17 @@ class AnnihilatorRules(GameRules):
         acts = legal(s, seat)
         self._cache = [(s, key, acts)] + self._cache[:3]
         return list(acts)
+
+    def choices(self, state: BaseModel, seat: str, verb: str, arg: str, given: dict[str, str]) -> list[str]:
+        """As every game's, but a charge's facings are offered once for each different blast: pattern C
+        hits the same hexes at the same odds whichever way it faces, so only N is offered for it (8.2);
+        any of the six is still accepted."""
+        out = super().choices(state, seat, verb, arg, given)
+        pattern = given.get("pattern", "").upper()
+        if verb == "charge" and arg == "facing" and pattern in data.patterns().patterns:
+            distinct = distinct_facings(pattern)
+            out = [f for f in out if f in distinct]
+        return out
 
     def is_legal(self, state: BaseModel, seat: str, action: Action) -> bool:
         """Membership in the legal actions; moves and placements are checked directly."""
