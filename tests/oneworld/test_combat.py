@@ -114,7 +114,20 @@ def test_8_2_both_choose_aspects_in_secret_and_every_composition_is_offered():
     s, _ = act(s, "CHEZ", "end")
     assert len(legal(s, "BORG", "aspects")) == 6 and len(legal(s, "CHEZ", "aspects")) == 3
     msg = refusal(s, "BORG", "aspects", stone=3, blade=0, fog=0)
-    assert "You have 2 Children in 0606" in msg and "rule 8.2" in msg
+    assert msg == ("You gave stone 3, blade 0, fog 0, 3 in all, but you have 2 Children in 0606: give stone, blade "
+                   "and fog as whole numbers that add up to 2 (rule 8.2)")
+
+
+def test_8_2_aspects_left_out_count_as_none_and_the_refusal_says_so():
+    s = position("B1 Stone 0606", "B2 Stone 0606", "B3 Stone 0606", "C1 Fog 0605", gods=GODS, rest="lost")
+    s, _ = act(s, "BORG", "end")
+    s, _ = act(s, "CHEZ", "move", child="C1", to="0606")
+    s, _ = act(s, "CHEZ", "end")
+    need = "you have 3 Children in 0606: give stone, blade and fog as whole numbers that add up to 3 (rule 8.2)"
+    assert refusal(s, "BORG", "aspects", blade=2) == f"You gave blade 2 (stone and fog left out, so 0), 2 in all, but {need}"
+    assert refusal(s, "BORG", "aspects", stone=-1, blade=4) == f"A number of Children cannot be below 0; {need}"
+    assert refusal(s, "BORG", "aspects") == f"You gave no numbers; {need}"
+    assert refusal(s, "BORG", "aspects", blade=3) == "Write it as /aspects stone:0 blade:3 fog:0 (every part named)"
 
 
 def test_8_2_resolution_formula():

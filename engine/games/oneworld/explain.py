@@ -326,10 +326,25 @@ def _aspects(state: State, seat: str, action: Action) -> str:
     if seat in fight.chosen:
         return held_choice(state, seat, action.verb)
     n = len(combat.fighters(state, fight.hex, seat))
-    return (
-        f"You have {children(n)} in {fight.hex}: give stone, blade and fog as whole numbers that add up to {n} "
-        "(rule 8.2)"
-    )
+    need = f"you have {children(n)} in {fight.hex}: give stone, blade and fog as whole numbers that add up to {n}"
+    names = [combat.ARG[a] for a in ASPECTS]
+    given = {k: str(action.args[k]).strip() for k in names if k in action.args}
+    try:
+        counts = {k: int(v) for k, v in given.items()}
+    except ValueError:
+        return f"Stone, blade and fog take whole numbers, as in stone:1 blade:1 fog:0; {need} (rule 8.2)"
+    if any(v < 0 for v in counts.values()):
+        return f"A number of Children cannot be below 0; {need} (rule 8.2)"
+    if not counts:
+        return f"You gave no numbers; {need} (rule 8.2)"
+    said = ", ".join(f"{k} {v}" for k, v in counts.items())
+    left = [k for k in names if k not in counts]
+    if left and sum(counts.values()) == n:  # whole, but the engine takes every part named
+        full = Action(verb="aspects", args={k: counts.get(k, 0) for k in names})
+        return f"Write it as {full.text()} (every part named)"
+    if left:  # a part left out counts as 0, which a short order such as blade:2 may not mean
+        said += f" ({' and '.join(left)} left out, so 0)"
+    return f"You gave {said}, {sum(counts.values())} in all, but {need} (rule 8.2)"
 
 
 def _aspect(state: State, seat: str, action: Action) -> str:
