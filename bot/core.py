@@ -526,6 +526,14 @@ class Core:
         for a in legal:
             if {k: str(v).casefold() for k, v in a.args.items()} == want:
                 return a
+        # A count left out means none (OneWorld's /aspects blade:3 is stone:0 blade:3 fog:0), when
+        # exactly one legal order agrees with what was given and has 0 for every count left out.
+        counts = {k for k, kind in kinds.items() if kind == "int"}
+        zeros = [a for a in legal
+                 if set(want) <= set(a.args) and all(str(a.args[k]).casefold() == want[k] for k in want)
+                 and set(a.args) - set(want) <= counts and all(str(a.args[k]) == "0" for k in set(a.args) - set(want))]
+        if len(zeros) == 1:
+            return zeros[0]
         # Not legal in any case; still spell each value as the game does, so the refusal
         # names the real problem rather than the letter case.
         spelling = {(k, str(v).casefold()): str(v) for a in legal for k, v in a.args.items()}

@@ -102,9 +102,9 @@ SPECS: list[VerbSpec] = [
         secret=True,
         help="In secret, choose how many of your Children in the combat hex are Stone, Blade and Fog",
         args=(
-            ArgSpec(name="stone", help="how many Stone", kind="int"),
-            ArgSpec(name="blade", help="how many Blade", kind="int"),
-            ArgSpec(name="fog", help="how many Fog", kind="int"),
+            ArgSpec(name="stone", help="how many Stone (none if left out)", kind="int", required=False),
+            ArgSpec(name="blade", help="how many Blade (none if left out)", kind="int", required=False),
+            ArgSpec(name="fog", help="how many Fog (none if left out)", kind="int", required=False),
         ),
     ),
     VerbSpec(
