@@ -276,23 +276,36 @@ def short_names(names: list[str]) -> dict[str, str]:
     return out
 
 
-def _named(draw, game_map: GameMap, lay: Layout) -> None:
+def name_tags(game_map: GameMap, lay: Layout) -> dict[Hex, tuple[str, tuple[float, float, float, float]]]:
+    """The tag of each named hex ("brain core 1", "6-2"): its text and box, at the foot of the hex."""
     labels = short_names(list(game_map.named))
-    f = font(max(8, round(lay.size * 0.26)), "condensed")
+    f = _tag_font(lay.size)
+    out = {}
     for name, hx in sorted(game_map.named.items(), key=lambda kv: kv[1]):
         cx, cy = lay.centre(hx)
-        r = lay.size * 0.78
-        draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=(150, 110, 20, 230), width=2)
         text = labels[name]
         tw = f.getlength(text)
         y = cy + lay.half_height - f.size - 6
-        draw.rounded_rectangle(
-            [cx - tw / 2 - 3, y - 1, cx + tw / 2 + 3, y + f.size + 2],
-            radius=3,
-            fill=(255, 250, 232, 225),
-            outline=(150, 110, 20, 255),
-        )
-        draw.text((cx, y), text, font=f, fill=INK, anchor="mt")
+        out[hx] = (text, (cx - tw / 2 - 3, y - 1, cx + tw / 2 + 3, y + f.size + 2))
+    return out
+
+
+def _tag_font(size: float):
+    return font(max(8, round(size * 0.26)), "condensed")
+
+
+def draw_name_tag(draw, lay: Layout, text: str, box: tuple[float, float, float, float]) -> None:
+    """A named hex's tag: dark text on a light rounded box with a gold rim."""
+    draw.rounded_rectangle(list(box), radius=3, fill=(255, 250, 232, 225), outline=(150, 110, 20, 255))
+    draw.text(((box[0] + box[2]) / 2, box[1] + 1), text, font=_tag_font(lay.size), fill=INK, anchor="mt")
+
+
+def _named(draw, game_map: GameMap, lay: Layout) -> None:
+    for hx, (text, box) in name_tags(game_map, lay).items():
+        cx, cy = lay.centre(hx)
+        r = lay.size * 0.78
+        draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=(150, 110, 20, 230), width=2)
+        draw_name_tag(draw, lay, text, box)
 
 
 def edge_side(game_map: GameMap, hexes: frozenset[Hex], lay: Layout) -> str:
