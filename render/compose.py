@@ -49,7 +49,7 @@ from render.stacks import (
     shown_count,
 )
 from render.style import BACKGROUND, RULE, printable
-from render.terrain import StaticLayer, map_size, static_layer
+from render.terrain import StaticLayer, draw_name_tag, map_size, name_tags, static_layer
 
 Box = tuple[int, int, int, int]
 UNDER_COUNTERS = frozenset({"move"})
@@ -464,6 +464,11 @@ def draw_pieces(
     ]
     for a, b, av in arrows:
         draw_arrow(d, lay, a, b, av.model_copy(update={"label": ""}))
+    # A named hex's tag (a brain core's) stays readable over the highlights and arrows drawn on its
+    # hex, under the counters; no arrow's label is put over it.
+    tags = {h: tag for h, tag in name_tags(game_map, lay).items() if shown is None or h in shown}
+    for h in sorted({h for h, _ in lit} & set(tags)):
+        draw_name_tag(d, lay, *tags[h])
     stacks, _off = group_counters(view, game_map)
     markers: dict[Hex, list[MarkerView]] = defaultdict(list)
     for mv in view.markers:
@@ -478,7 +483,7 @@ def draw_pieces(
         place_markers(out, lay, h, mvs, h in drawn, floor, h in named, shown is None, h in air)
     place_badges(out)
     place_numbers(out, lay, {h for h, _ in lit} | set(markers) | set(drawn))
-    avoid = [t.box for t in out.texts] + [b for _, b in out.boxes]
+    avoid = [t.box for t in out.texts] + [b for _, b in out.boxes] + [box for _, box in tags.values()]
     fights = [(a, b, av) for a, b, av in arrows if av.kind not in UNDER_COUNTERS]
     size = floor if shown is not None else 10
     texts = [t.box for t in out.texts if t.kind in ("counter", "disrupted")]

@@ -209,14 +209,22 @@ def place_markers(
         text = mv.text
         kind = marker_kind(mv.kind)
         room = r * (1.1 if kind == "impact" else 1.5)
-        if text and fit_font(text, room, floor, "condensed", floor).getlength(text) > room:
+
+        def fits(t: str) -> bool:
+            return fit_font(t, room, floor, "condensed", floor).getlength(t) <= room
+
+        if text and not fits(text):
             # Only a disc's text moves to a tag as wide as it; an icon's own text would spill over it.
             wide = mv if keep_text and kind not in ICONS else None
             box = marker_box(x, y, r, wide) if wide is not None else None
             taken = [b for k, b in out.boxes if k in ("counter", "marker")] + [t.box for t in out.texts]
             taken.append(number_box(lay, h))  # the hex number is drawn again over the pieces
             if box is None or any(meets(box, b) for b in taken):
-                text = ""  # too long to read in the slot: the icon alone (the legend names the kind)
+                # A sealed charge's "4: 2-1" keeps its odds (its place in the pattern follows from
+                # the outline); any other text too long for the slot leaves the icon alone (the
+                # legend names the kind).
+                short = text.split(": ", 1)[1] if mv.kind.startswith("preview") and ": " in text else ""
+                text = short if short and fits(short) else ""
         placed = mv.model_copy(update={"text": text})
         place_marker(out.image, x, y, r, placed)
         out.boxes.append(("marker", marker_box(x, y, r, placed)))
