@@ -236,8 +236,9 @@ def _label_hex(game_map: GameMap, hexes: frozenset[Hex], lay: Layout) -> Hex:
 
 
 def _regions(draw, game_map: GameMap, lay: Layout) -> None:
+    named = set(game_map.named.values())
     for name, hexes in sorted(game_map.regions.items()):
-        if not hexes:
+        if not hexes or hexes <= named:  # each hex tagged with its own name ("brain core 1", "2")
             continue
         xy, f, big = region_label(name, lay, _label_hex(game_map, hexes, lay))
         draw.text(
@@ -277,17 +278,38 @@ def short_names(names: list[str]) -> dict[str, str]:
 
 
 def name_tags(game_map: GameMap, lay: Layout) -> dict[Hex, tuple[str, tuple[float, float, float, float]]]:
-    """The tag of each named hex ("brain core 1", "6-2"): its text and box, at the foot of the hex."""
+    """The tag of each named hex ("brain core 1", "6-2"): its text and box, at the foot of the hex.
+    A tag that would cover a neighbour's hex number drops its first word ("core 1", "tower"), as
+    on a focus view drawn small."""
     labels = short_names(list(game_map.named))
     f = _tag_font(lay.size)
+    nf = number_font(lay.size)
     out = {}
     for name, hx in sorted(game_map.named.items(), key=lambda kv: kv[1]):
         cx, cy = lay.centre(hx)
+        numbers = []
+        for d in range(6):
+            n = neighbor(hx, d)
+            if n not in game_map.hexes:
+                continue
+            nx, ny = lay.centre(n)
+            w = nf.getlength(format_ccrr(n))
+            top = ny - lay.half_height + 2
+            numbers.append((nx - w / 2, top, nx + w / 2, top + nf.size))
         text = labels[name]
-        tw = f.getlength(text)
-        y = cy + lay.half_height - f.size - 6
-        out[hx] = (text, (cx - tw / 2 - 3, y - 1, cx + tw / 2 + 3, y + f.size + 2))
+        box = _tag_box(f, text, cx, cy, lay)
+        covers = any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in numbers)
+        if covers and " " in text:  # once only: "core 1", never a bare "1"
+            text = text.split(" ", 1)[1]
+            box = _tag_box(f, text, cx, cy, lay)
+        out[hx] = (text, box)
     return out
+
+
+def _tag_box(f, text: str, cx: float, cy: float, lay: Layout) -> tuple[float, float, float, float]:
+    tw = f.getlength(text)
+    y = cy + lay.half_height - f.size - 6
+    return (cx - tw / 2 - 3, y - 1, cx + tw / 2 + 3, y + f.size + 2)
 
 
 def _tag_font(size: float):

@@ -289,3 +289,47 @@ def test_a_long_region_name_hides_no_hex_number(size):
         top = cy - lay.half_height + 2
         nx0, ny0, nx1, ny1 = nf.getbbox(format_ccrr(h), anchor="mt")
         assert not _overlap(label, (cx + nx0, top + ny0, cx + nx1, top + ny1)), format_ccrr(h)
+
+
+@pytest.mark.parametrize("size", [18, 22, 26, 30, 36])
+def test_a_named_hexs_tag_covers_no_neighbours_number_at_any_size(size):
+    """On a focus view drawn small, "brain core 1" spread over the numbers of the hexes beside it:
+    a tag that would drops its first word, once ("core 1", never a bare "1")."""
+    from engine.core.maps import load_map
+
+    game_map = load_map("annihilator")
+    lay = Layout(size, 500, 500)
+    tags = terrain.name_tags(game_map, lay)
+    nf = terrain.number_font(size)
+    for core, full in (("1313", "brain core 1"), ("1314", "brain core 2")):
+        text, box = tags[parse_ccrr(core)]
+        assert text in (full, full.split(" ", 1)[1])
+        if size >= 30:
+            assert text == full  # room enough on the full board
+        if text == full.split(" ", 1)[1] and size < 22:
+            continue  # the shortest form is kept even where it still reaches a neighbour
+        for d in range(6):
+            n = neighbor(parse_ccrr(core), d)
+            cx, cy = lay.centre(n)
+            w = nf.getlength(format_ccrr(n))
+            top = cy - lay.half_height + 2
+            assert not _overlap(box, (cx - w / 2, top, cx + w / 2, top + nf.size)), (size, core, format_ccrr(n))
+
+
+def test_a_region_whose_every_hex_carries_its_own_name_gets_no_second_label():
+    """The Annihilator's "brain core" region is its two named hexes: "brain core" written over 1313
+    as well hid that hex's number on a small board, and said again what the tags say."""
+    from engine.core.maps import load_map
+
+    written: list[str] = []
+
+    class Recorder:
+        def text(self, xy, text, **kw):
+            written.append(text)
+
+    game_map = load_map("annihilator")
+    assert game_map.regions["brain core"] <= set(game_map.named.values())
+    terrain._regions(Recorder(), game_map, Layout(30, 500, 500))
+    assert "brain core" not in written
+    terrain._regions(Recorder(), load_map("chitin"), Layout(30, 500, 500))
+    assert {"A", "G"} <= set(written)  # regions of unnamed hexes keep their labels
