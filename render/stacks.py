@@ -209,11 +209,7 @@ def place_markers(
         text = mv.text
         kind = marker_kind(mv.kind)
         room = r * (1.1 if kind == "impact" else 1.5)
-
-        def fits(t: str) -> bool:
-            return fit_font(t, room, floor, "condensed", floor).getlength(t) <= room
-
-        if text and not fits(text):
+        if text and not _fits(text, room, floor):
             # Only a disc's text moves to a tag as wide as it; an icon's own text would spill over it.
             wide = mv if keep_text and kind not in ICONS else None
             box = marker_box(x, y, r, wide) if wide is not None else None
@@ -224,10 +220,15 @@ def place_markers(
                 # the outline); any other text too long for the slot leaves the icon alone (the
                 # legend names the kind).
                 short = text.split(": ", 1)[1] if mv.kind.startswith("preview") and ": " in text else ""
-                text = short if short and fits(short) else ""
+                text = short if short and _fits(short, room, floor) else ""
         placed = mv.model_copy(update={"text": text})
         place_marker(out.image, x, y, r, placed)
         out.boxes.append(("marker", marker_box(x, y, r, placed)))
+
+
+def _fits(text: str, room: float, floor: int) -> bool:
+    """Whether ``text`` fits ``room`` px at ``floor`` px or more."""
+    return fit_font(text, room, floor, "condensed", floor).getlength(text) <= room
 
 
 def place_numbers(out: Drawing, lay: Layout, hexes: set[Hex]) -> None:
