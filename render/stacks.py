@@ -11,10 +11,9 @@ over the map are recorded (``Drawing.texts`` and ``Drawing.boxes``), for the ove
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Protocol
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from engine.core.hexes import Hex, format_ccrr
 from engine.core.protocol import CounterView, MarkerView
@@ -23,7 +22,7 @@ from render.geometry import Layout
 from render.overlays import marker_box, marker_kind, place_marker
 from render.sprites import PIECES, drawn_around
 from render.style import INK, fit_font, font, side_colour, text_width
-from render.terrain import number_font, place_number
+from render.terrain import number_box, number_font, place_number
 
 BOX = tuple[float, float, float, float]
 
@@ -238,16 +237,3 @@ def place_numbers(out: Drawing, lay: Layout, hexes: set[Hex]) -> None:
         cx, cy = lay.centre(h)
         place_number(out.image, cx, cy - lay.half_height + 2, lay.size, format_ccrr(h))
         out.boxes.append(("number", number_box(lay, h, nf)))
-
-
-def number_box(lay: Layout, h: Hex, nf: ImageFont.FreeTypeFont | None = None) -> BOX:
-    """The box of hex ``h``'s number, at the top of the hex, with its halo."""
-    cx, cy = lay.centre(h)
-    top = cy - lay.half_height + 2
-    x0, y0, x1, y1 = _number_box(nf or number_font(lay.size), format_ccrr(h))
-    return (cx + x0, top + y0, cx + x1, top + y1)
-
-
-@lru_cache(maxsize=4096)
-def _number_box(f: ImageFont.FreeTypeFont, text: str) -> tuple[float, float, float, float]:
-    return f.getbbox(text, anchor="mt", stroke_width=2)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import threading
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -82,6 +83,8 @@ def clear_cache() -> None:
     """Forget every cached terrain layer."""
     with _LOCK:
         _CACHE.clear()
+    with _TAGS_LOCK:
+        _TAGS.clear()
 
 
 def ordered_tags(game_map: GameMap, h: Hex) -> list[str]:
@@ -236,9 +239,9 @@ def _label_hex(game_map: GameMap, hexes: frozenset[Hex], lay: Layout) -> Hex:
 
 
 def _regions(draw, game_map: GameMap, lay: Layout) -> None:
-    named = set(game_map.named.values())
     for name, hexes in sorted(game_map.regions.items()):
-        if not hexes or hexes <= named:  # each hex tagged with its own name ("brain core 1", "2")
+        own = {h for n, h in game_map.named.items() if n.startswith(name + " ")}
+        if not hexes or hexes <= own:  # each hex tagged with the region's name ("brain core 1", "2")
             continue
         xy, f, big = region_label(name, lay, _label_hex(game_map, hexes, lay))
         draw.text(
@@ -277,33 +280,67 @@ def short_names(names: list[str]) -> dict[str, str]:
     return out
 
 
-def name_tags(game_map: GameMap, lay: Layout) -> dict[Hex, tuple[str, tuple[float, float, float, float]]]:
+TagBox = tuple[float, float, float, float]
+_TAGS: dict[tuple[str, float], tuple[MapData, dict[Hex, tuple[str, TagBox]]]] = {}
+_TAGS_LOCK = threading.Lock()
+
+
+def name_tags(game_map: GameMap, lay: Layout) -> dict[Hex, tuple[str, TagBox]]:
     """The tag of each named hex ("brain core 1", "6-2"): its text and box, at the foot of the hex.
-    A tag that would cover a neighbour's hex number drops its first word ("core 1", "tower"), as
-    on a focus view drawn small."""
+    A tag that would cover a neighbour's hex number drops its first word, once ("core 1"), where
+    that still tells it from the others ("west tower" and "east tower" stay whole). Kept per map
+    and size, placed for ``lay``'s origin."""
+    key = (game_map.id, lay.size)
+    hit = _TAGS.get(key)
+    if hit is None or hit[0] is not game_map.data:
+        at_origin = _name_tags(game_map, Layout(lay.size, 0.0, 0.0))
+        with _TAGS_LOCK:  # not _LOCK: a layer being built under it asks for its tags
+            if len(_TAGS) >= 64:
+                _TAGS.pop(next(iter(_TAGS)))
+            _TAGS[key] = (game_map.data, at_origin)
+    else:
+        at_origin = hit[1]
+    dx, dy = lay.ox, lay.oy
+    return {h: (text, (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy)) for h, (text, b) in at_origin.items()}
+
+
+def _name_tags(game_map: GameMap, lay: Layout) -> dict[Hex, tuple[str, TagBox]]:
     labels = short_names(list(game_map.named))
+    # The shorter form drops the first word; it is used only where it still tells the hex from the
+    # others ("core 1" and "core 2", but not "tower" for both towers).
+    short = {n: t.split(" ", 1)[1] for n, t in labels.items() if " " in t}
+    forms = list(short.values())
     f = _tag_font(lay.size)
     nf = number_font(lay.size)
-    out = {}
+    out: dict[Hex, tuple[str, TagBox]] = {}
     for name, hx in sorted(game_map.named.items(), key=lambda kv: kv[1]):
         cx, cy = lay.centre(hx)
-        numbers = []
-        for d in range(6):
-            n = neighbor(hx, d)
-            if n not in game_map.hexes:
-                continue
-            nx, ny = lay.centre(n)
-            w = nf.getlength(format_ccrr(n))
-            top = ny - lay.half_height + 2
-            numbers.append((nx - w / 2, top, nx + w / 2, top + nf.size))
         text = labels[name]
         box = _tag_box(f, text, cx, cy, lay)
-        covers = any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in numbers)
-        if covers and " " in text:  # once only: "core 1", never a bare "1"
-            text = text.split(" ", 1)[1]
-            box = _tag_box(f, text, cx, cy, lay)
+        if name in short and forms.count(short[name]) == 1:
+            numbers = [number_box(lay, n, nf) for d in range(6) if (n := neighbor(hx, d)) in game_map.hexes]
+            if any(_meets(box, b) for b in numbers):
+                text = short[name]
+                box = _tag_box(f, text, cx, cy, lay)
         out[hx] = (text, box)
     return out
+
+
+def _meets(a: TagBox, b: TagBox) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def number_box(lay: Layout, h: Hex, nf=None) -> TagBox:
+    """The box of hex ``h``'s number, at the top of the hex, with its halo."""
+    cx, cy = lay.centre(h)
+    top = cy - lay.half_height + 2
+    x0, y0, x1, y1 = _number_bbox(nf or number_font(lay.size), format_ccrr(h))
+    return (cx + x0, top + y0, cx + x1, top + y1)
+
+
+@lru_cache(maxsize=4096)
+def _number_bbox(f, text: str) -> tuple[float, float, float, float]:
+    return f.getbbox(text, anchor="mt", stroke_width=2)
 
 
 def _tag_box(f, text: str, cx: float, cy: float, lay: Layout) -> tuple[float, float, float, float]:

@@ -291,34 +291,51 @@ def test_a_long_region_name_hides_no_hex_number(size):
         assert not _overlap(label, (cx + nx0, top + ny0, cx + nx1, top + ny1)), format_ccrr(h)
 
 
-@pytest.mark.parametrize("size", [18, 22, 26, 30, 36])
-def test_a_named_hexs_tag_covers_no_neighbours_number_at_any_size(size):
-    """On a focus view drawn small, "brain core 1" spread over the numbers of the hexes beside it:
-    a tag that would drops its first word, once ("core 1", never a bare "1")."""
-    from engine.core.maps import load_map
+def _board_sizes(game_map) -> list[int]:
+    from render.focus import FOCUS_SIZES, whole_size
 
-    game_map = load_map("annihilator")
-    lay = Layout(size, 500, 500)
-    tags = terrain.name_tags(game_map, lay)
-    nf = terrain.number_font(size)
-    for core, full in (("1313", "brain core 1"), ("1314", "brain core 2")):
-        text, box = tags[parse_ccrr(core)]
-        assert text in (full, full.split(" ", 1)[1])
-        if size >= 30:
-            assert text == full  # room enough on the full board
-        if text == full.split(" ", 1)[1] and size < 22:
-            continue  # the shortest form is kept even where it still reaches a neighbour
-        for d in range(6):
-            n = neighbor(parse_ccrr(core), d)
-            cx, cy = lay.centre(n)
-            w = nf.getlength(format_ccrr(n))
-            top = cy - lay.half_height + 2
-            assert not _overlap(box, (cx - w / 2, top, cx + w / 2, top + nf.size)), (size, core, format_ccrr(n))
+    return [terrain.map_size(game_map), *FOCUS_SIZES, whole_size(game_map)]
+
+
+@pytest.mark.parametrize("game", ["annihilator", "oneworld"])
+def test_a_named_hexs_tag_keeps_off_its_neighbours_numbers_where_a_shorter_name_can(game):
+    """On a focus view drawn small, "brain core 1" spread over the numbers (and their halos) of the
+    hexes beside it: at every size a board is drawn, a tag that would drops its first word, once
+    ("core 1", never a bare "1"), and only where the shorter name still tells it from the others
+    (both OneWorld towers would read "tower": they stay whole)."""
+    from engine.core.maps import load_map
+    from render.stacks import number_box
+
+    game_map = load_map(game)
+    by_hex = {h: n for n, h in game_map.named.items()}
+    for size in _board_sizes(game_map):
+        lay = Layout(size, 500, 500)
+        tags = terrain.name_tags(game_map, lay)
+        texts = [text for text, _ in tags.values()]
+        assert len(set(texts)) == len(texts), size  # every tag still tells its hex from the others
+        for h, (text, box) in tags.items():
+            full = terrain.short_names(list(game_map.named))[by_hex[h]]
+            neighbours = [number_box(lay, n) for d in range(6) if (n := neighbor(h, d)) in game_map.hexes]
+            full_box = terrain._tag_box(terrain._tag_font(size), full, *lay.centre(h), lay)
+            if text == full:
+                if game == "annihilator" and full.startswith("brain core"):
+                    assert not any(_overlap(box, b) for b in neighbours), (size, full)
+            else:
+                assert text == full.split(" ", 1)[1], (size, full, text)
+                assert any(_overlap(full_box, b) for b in neighbours), (size, full)  # only where needed
+    if game == "annihilator":
+        small = terrain.name_tags(game_map, Layout(27, 0, 0))
+        assert {small[h][0] for n, h in game_map.named.items() if n.startswith("brain core")} == {"core 1", "core 2"}
+    else:
+        for size in _board_sizes(game_map):
+            assert sorted(t for t, _ in terrain.name_tags(game_map, Layout(size, 0, 0)).values()) == [
+                "east tower", "west tower"]
 
 
 def test_a_region_whose_every_hex_carries_its_own_name_gets_no_second_label():
-    """The Annihilator's "brain core" region is its two named hexes: "brain core" written over 1313
-    as well hid that hex's number on a small board, and said again what the tags say."""
+    """The Annihilator's "brain core" region is its two hexes named "brain core 1" and "2": "brain
+    core" written over 1313 as well hid that hex's number on a small board, and said again what the
+    tags say. A side of the hull keeps its label: its hexes are named for the impact rolls."""
     from engine.core.maps import load_map
 
     written: list[str] = []
@@ -331,5 +348,6 @@ def test_a_region_whose_every_hex_carries_its_own_name_gets_no_second_label():
     assert game_map.regions["brain core"] <= set(game_map.named.values())
     terrain._regions(Recorder(), game_map, Layout(30, 500, 500))
     assert "brain core" not in written
+    assert {f"side {n}" for n in range(1, 7)} <= set(written)  # named "impact 1-2" ...: not the side's name
     terrain._regions(Recorder(), load_map("chitin"), Layout(30, 500, 500))
     assert {"A", "G"} <= set(written)  # regions of unnamed hexes keep their labels
