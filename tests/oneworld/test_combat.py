@@ -126,6 +126,9 @@ def test_8_2_aspects_left_out_count_as_none_and_the_refusal_says_so():
     need = "you have 3 Children in 0606: give stone, blade and fog as whole numbers that add up to 3 (rule 8.2)"
     assert refusal(s, "BORG", "aspects", blade=2) == f"You gave blade 2 (stone and fog left out, so 0), 2 in all, but {need}"
     assert refusal(s, "BORG", "aspects", stone=-1, blade=4) == f"A number of Children cannot be below 0; {need}"
+    digits = f"Counts are whole numbers written with the digits 0-9, as in stone:1 blade:1 fog:0; {need}"
+    for odd in ("+1", "1_0", "\uff11", "1" * 4000, "x"):  # never read as a number, never echoed
+        assert refusal(s, "BORG", "aspects", stone=0, blade=0, fog=odd) == digits
     assert refusal(s, "BORG", "aspects") == f"You gave no numbers; {need}"
     assert refusal(s, "BORG", "aspects", blade=3) == "Write it as /aspects stone:0 blade:3 fog:0 (every part named)"
 

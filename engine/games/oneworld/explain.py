@@ -6,6 +6,8 @@ refusal never echoes a choice the other player holds in secret.
 
 from __future__ import annotations
 
+import re
+
 from engine.core.hexes import DIRECTION_NAMES, distance
 from engine.core.protocol import Action
 from engine.games.oneworld import combat, gods, setup
@@ -329,12 +331,12 @@ def _aspects(state: State, seat: str, action: Action) -> str:
     need = f"you have {children(n)} in {fight.hex}: give stone, blade and fog as whole numbers that add up to {n}"
     names = [combat.ARG[a] for a in ASPECTS]
     given = {k: str(action.args[k]).strip() for k in names if k in action.args}
-    try:
-        counts = {k: int(v) for k, v in given.items()}
-    except ValueError:
-        return f"Stone, blade and fog take whole numbers, as in stone:1 blade:1 fog:0; {need} (rule 8.2)"
-    if any(v < 0 for v in counts.values()):
+    if any(re.fullmatch(r"-[0-9]{1,9}", v) for v in given.values()):
         return f"A number of Children cannot be below 0; {need} (rule 8.2)"
+    if not all(re.fullmatch(r"[0-9]{1,9}", v) for v in given.values()):
+        return (f"Counts are whole numbers written with the digits 0-9, as in stone:1 blade:1 "
+                f"fog:0; {need} (rule 8.2)")
+    counts = {k: int(v) for k, v in given.items()}
     if not counts:
         return f"You gave no numbers; {need} (rule 8.2)"
     said = ", ".join(f"{k} {v}" for k, v in counts.items())
