@@ -526,9 +526,11 @@ class Core:
         for a in legal:
             if {k: str(v).casefold() for k, v in a.args.items()} == want:
                 return a
-        # A count left out means none (OneWorld's /aspects blade:3 is stone:0 blade:3 fog:0), when
-        # exactly one legal order agrees with what was given and has 0 for every count left out.
-        counts = {k for k, kind in kinds.items() if kind == "int"}
+        # An optional count left out means none (OneWorld's /aspects blade:3 is stone:0 blade:3
+        # fog:0), when no legal order leaves it out (that one was matched above) and exactly one
+        # agrees with what was given and has 0 for every count left out.
+        counts = {a.name for v in g.rules.verbs() if v.verb == action.verb for a in v.args
+                  if a.kind == "int" and not a.required}
         zeros = [a for a in legal
                  if set(want) <= set(a.args) and all(str(a.args[k]).casefold() == want[k] for k in want)
                  and set(a.args) - set(want) <= counts and all(str(a.args[k]) == "0" for k in set(a.args) - set(want))]

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Mapping
 
 from engine.core import registry
@@ -46,8 +47,20 @@ def direction(text: str) -> str:
 
 
 def forgiving_args(args: Mapping[str, ArgValue], kinds: Mapping[str, str]) -> dict[str, ArgValue]:
-    """Arguments with direction words turned into the game's letters (``dir:south`` -> ``dir:S``)."""
-    return {k: direction(str(v)) if kinds.get(k) == "direction" else v for k, v in args.items()}
+    """Arguments with direction words turned into the game's letters (``dir:south`` -> ``dir:S``)
+    and counts written plainly (``fog:01`` -> ``fog:1``; only ASCII digits, at most nine)."""
+    out: dict[str, ArgValue] = {}
+    for k, v in args.items():
+        if kinds.get(k) == "direction":
+            out[k] = direction(str(v))
+        elif kinds.get(k) == "int" and isinstance(v, str) and _COUNT.fullmatch(v.strip()):
+            out[k] = str(int(v.strip()))
+        else:
+            out[k] = v
+    return out
+
+
+_COUNT = re.compile(r"[0-9]{1,9}")
 
 
 def suggest(word: str, known: list[str]) -> str:

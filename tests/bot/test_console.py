@@ -122,21 +122,23 @@ async def test_the_interactive_console_takes_the_seed_too(tmp_path, monkeypatch)
 
 
 async def test_8_2_an_aspect_count_left_out_means_none_and_the_order_is_kept_whole(tmp_path):
-    """OneWorld's ``/aspects fog:1`` for a lone Child is ``stone:0 blade:0 fog:1``: taken, and logged
-    with every part; counts that do not add up are refused with what was given (rule 8.2)."""
+    """OneWorld's ``/aspects fog:01`` for a lone Child is ``stone:0 blade:0 fog:1``: taken, and logged
+    with every part, as a plain number; counts that do not add up are refused with what was given,
+    and a count not written with the digits 0-9 is refused (rule 8.2)."""
     from pathlib import Path
 
     from bot.records import GameRecord
 
     script = (Path(__file__).resolve().parents[1] / "scripts" / "oneworld_full_game.txt").read_text().splitlines()
     first = script.index("alice dm: /aspects stone:0 blade:0 fog:1")
-    lines = (script[:first] + ["alice dm: /aspects blade:1 fog:1", "alice dm: /aspects fog:1"] + script[first + 1:]
-             + ["alice: /game export game:1"])
+    lines = (script[:first] + ["alice dm: /aspects blade:1 fog:1", "alice dm: /aspects fog:\uff11",
+                               "alice dm: /aspects fog:01"] + script[first + 1:] + ["alice: /game export game:1"])
     out = io.StringIO()
     rc = await run_script(lines, tmp_path / "c.db", tmp_path / "out", out, boards=False)
     text = out.getvalue()
     assert rc == 0
     assert "Sorry, you gave blade 1, fog 1 (stone left out, so 0), 2 in all, but you have 1 Child in 0505" in text
+    assert "Sorry, counts are whole numbers written with the digits 0-9, as in stone:1 blade:1 fog:0" in text  # a full-width 1
     rec = GameRecord.model_validate_json((tmp_path / "out" / "hexhive-game-1.json").read_text())
     assert rec.outcome is not None  # the rest of the game played on as scripted
     aspects = [a for a in rec.actions if a.action.verb == "aspects"]
