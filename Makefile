@@ -23,12 +23,14 @@ run: $(RUN_STAMP)
 	$(BIN)/hexhive
 
 # The suite is spread over the cores (pytest-xdist): 3 min 56 s on an idle 2-core machine where
-# one process took 7 to 9 minutes. The benchmarks and series below stay in one process (their
-# printed lines and timings need it).
+# one process took 7 to 9 minutes. The few tests that judge timing (marked serial) run alone
+# afterwards, and the benchmarks and series below stay in one process (their printed lines and
+# timings need it).
 test: $(DEV_STAMP)
 	$(BIN)/ruff check bot engine render tests
 	$(BIN)/mypy engine bot render
-	$(BIN)/pytest -n auto
+	$(BIN)/pytest -n auto -m "not serial"
+	$(BIN)/pytest -m serial
 
 bench: $(DEV_STAMP)
 	$(BIN)/pytest tests/benchmarks --benchmark-only --benchmark-enable -p no:randomly -s

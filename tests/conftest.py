@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import settings
 
 from engine.core import registry
 from tests.support.toygame import ToyGame
 
 registry.register(ToyGame())
+
+# Property tests judge results, not speed: with the suite spread over the cores an example may
+# take longer than Hypothesis's default 200 ms deadline without anything being wrong.
+settings.register_profile("hexhive", deadline=None)
+settings.load_profile("hexhive")
 
 
 @pytest.fixture

@@ -400,6 +400,7 @@ async def test_a_hint_stays_in_the_log_and_record_after_a_rollback_to_a_later_ac
 # --- the event loop while the bot thinks ---------------------------------------------------------------------
 
 
+@pytest.mark.serial
 async def test_while_the_bot_thinks_at_hard_other_commands_are_answered_at_once(store):
     from bot import boards
 
@@ -828,6 +829,7 @@ class Hung(Executor):
         self.stopped = True
 
 
+@pytest.mark.serial
 async def test_a_hung_worker_is_stopped_and_the_decision_tried_again_later_not_waited_on_for_ever(
         store, monkeypatch):
     """One worker process serves every game's bot and the replays: a job that never ends would leave every
@@ -878,6 +880,7 @@ async def worker(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Any]:
             pool.shutdown(wait=False, cancel_futures=True)
 
 
+@pytest.mark.serial
 async def test_a_job_queued_behind_a_hung_one_is_done_by_a_new_worker_not_cancelled(worker):
     """Real worker processes: a job that never ends is stopped at its timeout; the decisions queued behind
     it in the one worker are not lost (they used to be cancelled, and the bot games behind them were never
@@ -904,6 +907,7 @@ async def test_a_queue_of_decisions_longer_than_the_timeout_is_not_taken_for_a_h
     assert worker._POOLS[True] is pool, "a worker doing good work was stopped"
 
 
+@pytest.mark.serial
 async def test_a_job_a_member_waits_on_never_waits_for_the_bots_decisions(worker):
     """A hint or a replay animation is asked by a member who waits for it; the bot's own decisions can
     take half a minute (Chitin's 3.02 at `hard`) and queue up after a restart. A member's job goes to a
@@ -920,6 +924,7 @@ async def test_a_job_a_member_waits_on_never_waits_for_the_bots_decisions(worker
     assert done == ["hint", "bot 0", "bot 1", "bot 2"], done
 
 
+@pytest.mark.serial
 async def test_a_job_given_up_while_it_waits_its_turn_leaves_the_queue_moving(worker, tmp_path):
     """A command cancelled (the bot stopping, a hint whose member left) while its job waits: the job is
     taken out of the queue and never run, and the jobs behind it still run."""
@@ -935,6 +940,7 @@ async def test_a_job_given_up_while_it_waits_its_turn_leaves_the_queue_moving(wo
     assert sorted(p.name for p in tmp_path.iterdir()) == ["first", "last"], "the job given up was run"
 
 
+@pytest.mark.serial
 async def test_a_job_given_up_while_it_runs_stops_its_worker_and_the_next_job_is_not_taken_for_hung(worker):
     """A running job whose caller gives up goes on in the worker: the next job would wait behind it in
     the pool, and its timeout would count that wait (a healthy worker stopped as hung, its job lost).
