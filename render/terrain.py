@@ -11,7 +11,7 @@ import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from engine.core.hexes import Hex, format_ccrr, megahex_centre, neighbor
 from engine.core.maps import GameMap, MapData
@@ -330,7 +330,7 @@ def _meets(a: TagBox, b: TagBox) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def number_box(lay: Layout, h: Hex, nf=None) -> TagBox:
+def number_box(lay: Layout, h: Hex, nf: ImageFont.FreeTypeFont | None = None) -> TagBox:
     """The box of hex ``h``'s number, at the top of the hex, with its halo."""
     cx, cy = lay.centre(h)
     top = cy - lay.half_height + 2
@@ -339,7 +339,7 @@ def number_box(lay: Layout, h: Hex, nf=None) -> TagBox:
 
 
 @lru_cache(maxsize=4096)
-def _number_bbox(f, text: str) -> tuple[float, float, float, float]:
+def _number_bbox(f: ImageFont.FreeTypeFont, text: str) -> tuple[float, float, float, float]:
     return f.getbbox(text, anchor="mt", stroke_width=2)
 
 
