@@ -517,8 +517,8 @@ class Core:
         assert g.state is not None
         if g.rules.is_legal(g.state, seat, action):
             return action
-        kinds = {a.name: a.kind for v in g.rules.verbs() if v.verb == action.verb for a in v.args}
-        action = Action(verb=action.verb, args=words.forgiving_args(action.args, kinds))  # dir:south
+        specs = [a for v in g.rules.verbs() if v.verb == action.verb for a in v.args]
+        action = Action(verb=action.verb, args=words.forgiving_args(action.args, {a.name: a.kind for a in specs}))
         if g.rules.is_legal(g.state, seat, action):
             return action
         want = {k: str(v).strip().casefold() for k, v in action.args.items()}
@@ -529,11 +529,14 @@ class Core:
         # An optional count left out means none (OneWorld's /aspects blade:3 is stone:0 blade:3
         # fog:0), when no legal order leaves it out (that one was matched above) and exactly one
         # agrees with what was given and has 0 for every count left out.
-        counts = {a.name for v in g.rules.verbs() if v.verb == action.verb for a in v.args
-                  if a.kind == "int" and not a.required}
-        zeros = [a for a in legal
-                 if set(want) <= set(a.args) and all(str(a.args[k]).casefold() == want[k] for k in want)
-                 and set(a.args) - set(want) <= counts and all(str(a.args[k]) == "0" for k in set(a.args) - set(want))]
+        counts = {a.name for a in specs if a.kind == "int" and not a.required}
+
+        def none_left_out(a: Action) -> bool:
+            left = set(a.args) - set(want)
+            return (set(want) <= set(a.args) and left <= counts and all(str(a.args[k]) == "0" for k in left)
+                    and all(str(a.args[k]).casefold() == want[k] for k in want))
+
+        zeros = [a for a in legal if none_left_out(a)]
         if len(zeros) == 1:
             return zeros[0]
         # Not legal in any case; still spell each value as the game does, so the refusal

@@ -498,3 +498,24 @@ async def test_a_threads_game_still_loading_after_a_restart_is_never_taken_for_a
         core.find_game(guess)
     await core.load(first)
     assert core.find_game(guess).id == first
+
+
+async def test_t_2_a_required_count_left_out_is_never_taken_for_none(core, monkeypatch):
+    """Only an optional count left out means none (OneWorld's /aspects): the toy's /take needs its
+    n (T.2), so /take alone is refused even where a take of 0 were legal, and nothing changes."""
+    from engine.core.protocol import Action
+
+    gid = await start_toy(core)
+    await say(core, "alice", "/guess parity:odd", place="dm:alice")
+    await say(core, "bob", "/guess parity:even", place="dm:bob")
+    g = core.live[gid]
+    seat = next(p.seat for p in g.rules.pending_now(g.state))
+    user = g.user_of(seat)
+    legal = type(g.rules).legal_actions
+    monkeypatch.setattr(type(g.rules), "legal_actions", lambda self, state, s: legal(self, state, s) + (
+        [Action(verb="take", args={"n": 0})] if s == seat else []))
+    g.rules.__dict__.pop("_legal_cache", None)  # the legal actions remembered for this state
+    before = g.seq
+    r = await say(core, user, "/take", place="console:#t")
+    assert r and all(x.to == "private" for x in r) and "Sorry" in texts(r) and "(rule T.2)" in texts(r)
+    assert core.live[gid].seq == before
