@@ -8,7 +8,7 @@ random playouts), which is enough for the one-decision combat resolvers.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel
 
@@ -95,12 +95,16 @@ class GameAI:
         """
         return None
 
-    def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
+    def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng,
+               deadline: Callable[[], bool] | None = None) -> Action | None:
         """The action for a decision the game plays without searching, or None to search.
 
         For decisions whose consequences lie beyond what a playout and the evaluation see, where
         the search's choice is worse than the game's own tactics (Chitin's movement: docs/ai-measurements.md,
         "The search and Chitin's movement"). ``state`` is determinized, as for ``secret``.
+        ``deadline`` is the caller's (``choose``): a game that weighs its tactics by rollouts
+        here (postures, plans) stops taking samples once it says the time is up, and plays the
+        best found so far (with none taken, its tactics' own first choice).
         """
         return None
 

@@ -105,7 +105,7 @@ def decide(
         if games >= ai.deep_least * len(legal):
             return flat(rules, ai, information, legal, games, rng.fork("whole"), deadline, whole=True)
     if budget > 0:
-        known = ai.direct(rules, state, seat, legal, rng.fork("direct"))
+        known = ai.direct(rules, state, seat, legal, rng.fork("direct"), deadline)
         if known is not None:
             return known, {"why": "tactics"}
     if budget <= 0:

@@ -80,3 +80,32 @@ def levels_where_postures_differ(module: ModuleType, table: Table, seat: str, se
     hard, stats = decide(game, table.information(seat), "hard", seed)
     again, _ = decide(game, table.information(seat), "hard", seed)
     assert hard == again and hard in firsts and stats == {"why": "tactics"}
+
+
+def deadline_ends_the_rollouts(monkeypatch: pytest.MonkeyPatch, module: ModuleType,
+                               move: Callable[[Callable[[], bool] | None], Action], options: int,
+                               first: Action, last: Action) -> None:
+    """A game's tactics weighed by rollouts (``move(deadline)``: postures, plans; in ``module``)
+    ask the caller's deadline before each round of rollouts, one rollout of each of its
+    ``options``: once it is up, the rounds taken decide. With ``module._rollout`` patched so that
+    the last option scores best, one or two rounds allowed play ``last`` (that option's next move)
+    after as many rounds; with the deadline up at once no rollout is played and ``first`` (the
+    tactics' own) is."""
+    for rounds in (1, 2):
+        calls: list[int] = []
+        asked: list[int] = []
+
+        def rollout(*args: object, calls: list[int] = calls) -> float:
+            calls.append(1)
+            return 0.9 if len(calls) % options == 0 else 0.3
+
+        def deadline(asked: list[int] = asked, rounds: int = rounds) -> bool:
+            asked.append(1)
+            return len(asked) > rounds
+
+        monkeypatch.setattr(module, "_rollout", rollout)
+        assert move(deadline) == last
+        assert (len(calls), len(asked)) == (rounds * options, rounds + 1)
+    calls.clear()
+    assert move(lambda: True) == first
+    assert not calls

@@ -19,7 +19,7 @@ from engine.games.chitin import ai as chitin_ai
 from engine.games.chitin.board import DIRS, Index, geo, in_front
 from engine.games.chitin.combat import attack_choices, battle_odds, battles, stack_parts, unmet
 from engine.games.chitin.state import Pair, State
-from tests.ai.helpers import levels_where_postures_differ, rollouts_decide
+from tests.ai.helpers import deadline_ends_the_rollouts, levels_where_postures_differ, rollouts_decide
 from tests.chitin.positions import RULES, act, begin, nb, position, put
 
 
@@ -450,6 +450,11 @@ def test_6_0_8_02_hard_in_advanced_moves_by_the_posture_whose_rollouts_do_best_a
     rollouts_decide(monkeypatch, chitin_ai,
                     lambda: chitin_ai.posture_move(chitin_ai.HARD_AI, t.rules, s, "Red", legal, Rng("p")),
                     firsts, chitin_ai.POSTURE_SAMPLES)
+    # the caller's deadline (the worker's cap) ends the rounds of rollouts; none taken: tactics's
+    deadline_ends_the_rollouts(
+        monkeypatch, chitin_ai,
+        lambda d: chitin_ai.HARD_AI.direct(t.rules, s, "Red", legal, Rng("p"), d),  # type: ignore[return-value]
+        len(chitin_ai.POSTURES), firsts[0], firsts[-1])
 
 
 def test_6_0_hard_moves_by_tactics_in_learning_and_where_the_postures_agree(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -80,6 +80,6 @@ def test_the_callers_deadline_stops_the_search_with_a_legal_move() -> None:
         assert action in legal
         action, stats = play(lambda: True)
         assert stats["iterations"] == 0 and action in legal
-    # hard's own movement (whole plans, a fixed 192 rollouts) does not consult it: still a legal move
+    # hard's own movement (whole plans) asks it too (tests/ai/test_oneworld_ai.py): a legal move
     action, _ = decide("oneworld", t.information(seat), "hard", "s1", lambda: True)
     assert action in legal

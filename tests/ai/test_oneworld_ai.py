@@ -15,6 +15,7 @@ from engine.ai.player import decide
 from engine.ai.rng import Rng, RngDice
 from engine.ai.selfplay import Table
 from engine.core.hexes import neighbors
+from engine.games.oneworld import ai as oneworld_ai
 from engine.games.oneworld.ai import (
     ACCOST_NEXT,
     GAME_AI,
@@ -30,7 +31,7 @@ from engine.games.oneworld.ai import (
 from engine.games.oneworld.board import board
 from engine.games.oneworld.movement import context, walk_targets
 from engine.games.oneworld.state import Accost, Child, State, action, fork, other
-from tests.ai.helpers import drive
+from tests.ai.helpers import deadline_ends_the_rollouts, drive
 
 
 def _moving() -> tuple[Table, State, str]:
@@ -368,3 +369,16 @@ def test_hard_moves_by_whole_plans_of_its_movement_4_2_and_normal_by_the_tree() 
     assert hard.get("why") == "tactics"  # not the rollout player of one move (``flat``)
     _, normal = decide("oneworld", t.information(seat), "normal", "tree")
     assert "kind" not in normal and int(cast(int, normal["iterations"])) > 0
+
+
+def test_4_2_hard_s_whole_plans_stop_at_the_callers_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker's wall-clock cap reaches the plans too: the deadline is asked before each round
+    of rollouts (one of each of the 16 plans), and with none taken the ordering's first move is played."""
+    t, s, seat = _moving()
+    legal = t.rules.legal_now(s, seat)
+    cands = HARD_AI.order(t.rules, s, seat, legal, Rng("p").fork("order"))[: HARD_AI.candidates]
+    assert len({a.key() for a in cands}) == HARD_AI.candidates == 8
+    deadline_ends_the_rollouts(
+        monkeypatch, oneworld_ai,
+        lambda d: HARD_AI.direct(t.rules, s, seat, legal, Rng("p"), d),  # type: ignore[return-value]
+        HARD_AI.candidates * oneworld_ai.PLAN_ENDS, cands[0], cands[-1])

@@ -36,7 +36,7 @@ from engine.games.annihilator.flow import TURN_ORDER
 from engine.games.annihilator.state import State as AnnihilatorState
 from engine.games.chitin.ai import GAME_AI as CHITIN_AI
 from engine.games.chitin.state import State as ChitinState
-from tests.ai.helpers import drive, levels_where_postures_differ, rollouts_decide
+from tests.ai.helpers import deadline_ends_the_rollouts, drive, levels_where_postures_differ, rollouts_decide
 from tests.support.toygame import ToyState
 
 
@@ -237,6 +237,11 @@ def test_5_0_7_1_hard_moves_the_annihilator_by_the_posture_whose_rollouts_do_bes
     rollouts_decide(monkeypatch, annihilator_ai,
                     lambda: annihilator_ai.posture_move(annihilator_ai.HARD_AI, t.rules, s, "Annihilator", legal, Rng("p")),
                     firsts, annihilator_ai.POSTURE_SAMPLES)
+    # the caller's deadline (the worker's cap) ends the rounds of rollouts; none taken: the bot's own
+    deadline_ends_the_rollouts(
+        monkeypatch, annihilator_ai,
+        lambda d: annihilator_ai.HARD_AI.direct(t.rules, s, "Annihilator", legal, Rng("p"), d),  # type: ignore[return-value]
+        len(annihilator_ai.POSTURES), firsts[0], firsts[-1])
 
 
 def test_5_0_hard_moves_the_annihilator_without_rollouts_where_the_postures_agree(

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import cast
 
@@ -700,7 +700,8 @@ class AnnihilatorAI(GameAI):
         here = _STEP_AT.get(s.step, -1)
         return s.turn > s0.turn + 1 or here >= _STEP_AT.get(s0.step, 0)
 
-    def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
+    def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng,
+               deadline: Callable[[], bool] | None = None) -> Action | None:
         """Not searched (docs/ai-measurements.md, "The Annihilator: the policy where the search lost"):
 
         - the Annihilator's set-up (4.1): the Security Robots round the cores
@@ -831,11 +832,12 @@ class HardAnnihilatorAI(AnnihilatorAI):
     def at(self, level: str) -> GameAI:
         return self
 
-    def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
+    def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng,
+               deadline: Callable[[], bool] | None = None) -> Action | None:
         s = cast(State, state)
         if seat == ROBOTS and s.step == "a_move":
-            return posture_move(self, rules, s, seat, legal, rng)
-        return super().direct(rules, state, seat, legal, rng)
+            return posture_move(self, rules, s, seat, legal, rng, deadline)
+        return super().direct(rules, state, seat, legal, rng, deadline)
 
 
 def _posture(state: State, legal: list[Action], odds: tuple[float, float, float]) -> Action:
@@ -843,16 +845,21 @@ def _posture(state: State, legal: list[Action], odds: tuple[float, float, float]
     return _robot_move(state, legal, True, odds) or _first(legal, "done") or legal[0]
 
 
-def posture_move(ai: AnnihilatorAI, rules: GameRules, s: State, seat: str, legal: list[Action], rng: Rng) -> Action:
+def posture_move(ai: AnnihilatorAI, rules: GameRules, s: State, seat: str, legal: list[Action], rng: Rng,
+                 deadline: Callable[[], bool] | None = None) -> Action:
     """The next move of the posture whose rollouts do best: when the postures' next moves differ,
     each posture plays the rest of the Annihilator's movement, then the playout policy plays on to
     the same step of the next game turn (the Marines' whole turn, their answer, ``horizon``), on
-    ``POSTURE_SAMPLES`` common random numbers; ties keep the earlier posture (the bot's own)."""
+    ``POSTURE_SAMPLES`` common random numbers; ties keep the earlier posture (the bot's own). The
+    caller's ``deadline`` is asked before each round of rollouts: once it is up, the rounds taken
+    decide (none: the bot's own posture)."""
     firsts = [_posture(s, legal, odds) for odds in POSTURES]
     if all(a is firsts[0] for a in firsts):
         return firsts[0]
     sums = [0.0] * len(POSTURES)
     for m in range(POSTURE_SAMPLES):
+        if deadline is not None and deadline():
+            break
         base = rng.fork(f"posture{m}")
         for j, odds in enumerate(POSTURES):
             r = base.copy()

@@ -45,6 +45,7 @@ been picked). The other player's picks are sealed and play no part.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from functools import cache
 from typing import cast
 
@@ -904,7 +905,8 @@ class ChitinAI(GameAI):
             return rng.choice(legal)
         return tactics(s, seat, legal)
 
-    def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
+    def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng,
+               deadline: Callable[[], bool] | None = None) -> Action | None:
         """Movement and facing (6.0, 7.02) are ``tactics``'s, not searched: a move's worth shows in
         the other side's answer, a whole player-turn later, beyond a playout's 10 actions, and the
         tree's choices there were worse than ``tactics`` (docs/ai-measurements.md, "The search and Chitin's
@@ -974,23 +976,29 @@ class HardChitinAI(ChitinAI):
     def at(self, level: str) -> GameAI:
         return self
 
-    def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
+    def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng,
+               deadline: Callable[[], bool] | None = None) -> Action | None:
         s = cast(State, state)
         if s.advanced and s.first and s.step == "move" and s.active == seat:
-            return posture_move(self, rules, s, seat, legal, rng)
-        return super().direct(rules, state, seat, legal, rng)
+            return posture_move(self, rules, s, seat, legal, rng, deadline)
+        return super().direct(rules, state, seat, legal, rng, deadline)
 
 
-def posture_move(ai: ChitinAI, rules: GameRules, s: State, seat: str, legal: list[Action], rng: Rng) -> Action:
+def posture_move(ai: ChitinAI, rules: GameRules, s: State, seat: str, legal: list[Action], rng: Rng,
+                 deadline: Callable[[], bool] | None = None) -> Action:
     """The next move of the posture whose rollouts do best: when the postures' next moves differ,
     each posture plays the rest of the movement (facing as ``tactics`` does), then the playout
     policy plays on to the side's next movement (the other side's whole turn, its answer), on
-    ``POSTURE_SAMPLES`` common random numbers; ties keep the earlier posture (``tactics``'s)."""
+    ``POSTURE_SAMPLES`` common random numbers; ties keep the earlier posture (``tactics``'s). The
+    caller's ``deadline`` is asked before each round of rollouts: once it is up, the rounds taken
+    decide (none: ``tactics``'s move)."""
     firsts = [_patient_move(s, seat, legal, w, g) for w, g in POSTURES]
     if all(a is firsts[0] for a in firsts):
         return firsts[0]
     sums = [0.0] * len(POSTURES)
     for m in range(POSTURE_SAMPLES):
+        if deadline is not None and deadline():
+            break
         base = rng.fork(f"posture{m}")
         for j, (w, g) in enumerate(POSTURES):
             r = base.copy()

@@ -29,6 +29,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import cast
 
@@ -306,7 +307,8 @@ class OneWorldAI(GameAI):
         gains.sort(key=lambda t: (-t[0], t[1]))
         return [a for _, _, a in gains]
 
-    def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
+    def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng,
+               deadline: Callable[[], bool] | None = None) -> Action | None:
         """The set-up (3.3, 3.4) is ``forward``'s, not searched: its worth shows turns later, beyond a
         playout's few actions, where every formation looks alike (docs/ai-measurements.md, "OneWorld:
         combats at their expectation, and a forward set-up")."""
@@ -423,12 +425,13 @@ class HardOneWorldAI(OneWorldAI):
     def at(self, level: str) -> GameAI:
         return self
 
-    def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng) -> Action | None:
+    def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng,
+               deadline: Callable[[], bool] | None = None) -> Action | None:
         """The set-up as ``normal``'s; a move of the side's own movement by whole plans (``plan_move``)."""
         s = cast(State, state)
         if s.step == "move" and s.active == seat and len(legal) > 1:
-            return plan_move(self, rules, s, seat, legal, rng)
-        return super().direct(rules, state, seat, legal, rng)
+            return plan_move(self, rules, s, seat, legal, rng, deadline)
+        return super().direct(rules, state, seat, legal, rng, deadline)
 
     def horizon(self, rules: GameRules, start: BaseModel, state: BaseModel, seat: str) -> bool:
         """A rollout stops when the decision's side moves again: the rest of its movement, its
@@ -503,11 +506,14 @@ def _own_plan(ai: HardOneWorldAI, rules: GameRules, s: State, seat: str, first: 
     return plan
 
 
-def plan_move(ai: HardOneWorldAI, rules: GameRules, s: State, seat: str, legal: list[Action], rng: Rng) -> Action:
+def plan_move(ai: HardOneWorldAI, rules: GameRules, s: State, seat: str, legal: list[Action], rng: Rng,
+              deadline: Callable[[], bool] | None = None) -> Action:
     """``hard``'s move in its own movement: the ordering's first eight moves, each followed by two
     plans for the rest of the movement, every plan played as a whole and then on by the playout
     policy to the side's next movement (the other side's answer, 4.1), 12 rollouts a plan on common
-    random numbers; the first move of the plan with the best mean is played (ties: the earlier)."""
+    random numbers; the first move of the plan with the best mean is played (ties: the earlier).
+    The caller's ``deadline`` is asked before each round of rollouts: once it is up, the rounds
+    taken decide (none: the ordering's first move)."""
     cands = ai.order(rules, s, seat, legal, rng.fork("order"))[: ai.candidates]
     plans: list[list[Action]] = []
     for j, a in enumerate(cands):
@@ -515,6 +521,8 @@ def plan_move(ai: HardOneWorldAI, rules: GameRules, s: State, seat: str, legal: 
             plans.append(_own_plan(ai, rules, s, seat, a, k == 0, rng.fork(f"plan{j}.{k}")))
     sums = [0.0] * len(plans)
     for m in range(PLAN_SAMPLES):
+        if deadline is not None and deadline():
+            break
         base = rng.fork(f"sample{m}")
         for j, plan in enumerate(plans):
             r = base.copy()
