@@ -18,6 +18,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
+from typing import TypeVar
 
 from pydantic import BaseModel
 
@@ -54,6 +55,16 @@ CONSOLE = "console"
 def community_of_place(place: str) -> str:
     """The console's community for a console place; none for a direct message."""
     return "" if place.startswith("dm:") else CONSOLE
+
+
+_V = TypeVar("_V", str, str | int)
+
+
+def _spelt(legal: list[Action], args: Mapping[str, _V]) -> dict[str, str | _V]:
+    """``args`` with each value spelt as the game spells it among ``legal`` (the verb's legal
+    actions), whatever its letter case and spaces around it; a value no legal action has is kept."""
+    spelling = {(k, str(v).casefold()): str(v) for a in legal for k, v in a.args.items()}
+    return {k: spelling.get((k, str(v).strip().casefold()), v) for k, v in args.items()}
 
 
 async def same_place(parent: str, title: str) -> str:
@@ -463,7 +474,9 @@ class Core:
         typed = typed.strip().lower()
         out: list[str] = []
         for seat in g.seats_of(cmd.user):
-            for v in g.rules.choices(g.state, seat, cmd.name, arg, given):
+            # the other arguments as the game spells them (pattern:c is C), as an order is read
+            legal = [a for a in g.rules.legal_now(g.state, seat) if a.verb == cmd.name]
+            for v in g.rules.choices(g.state, seat, cmd.name, arg, _spelt(legal, given)):
                 if typed in v.lower() and v not in out:
                     out.append(v)
         out.sort(key=lambda v: (not v.lower().startswith(typed), v))
@@ -541,9 +554,7 @@ class Core:
             return zeros[0]
         # Not legal in any case; still spell each value as the game does, so the refusal
         # names the real problem rather than the letter case.
-        spelling = {(k, str(v).casefold()): str(v) for a in legal for k, v in a.args.items()}
-        args = {k: spelling.get((k, str(v).strip().casefold()), v) for k, v in action.args.items()}
-        return Action(verb=action.verb, args=args)
+        return Action(verb=action.verb, args=_spelt(legal, action.args))
 
     async def _has_sealed(self, g: Live, seat: str) -> bool:
         return any(by == seat for _, by in await self.store.sealed(g.id, g.row.branch))

@@ -247,6 +247,42 @@ async def test_autocomplete_offers_only_legal_values_filtered_by_what_was_typed(
     assert core.autocomplete(stranger, "parity", "") == []
 
 
+async def test_8_2_autocomplete_reads_the_other_arguments_in_any_case(core):
+    """The facing offered for an Annihilator charge depends on the pattern already given (8.2:
+    pattern C's ring is the same every way, so only N is offered); ``pattern:c`` and ``unit:d1``
+    are read as C and D1, as an order in that case is (a new user's review: none was offered)."""
+    from bot.replies import Command
+
+    r = await say(core, "alice", "/game new game:annihilator opponent:bob", place="console:#a")
+    gid = r[0].game_id
+    await say(core, "bob", "/game accept", place="console:#a")
+    g = core.live[gid]
+    for _ in range(400):
+        if g.state.step == "h_demo":
+            break
+        p = g.pending()[0]
+        legal = [a for a in g.rules.legal_now(g.state, p.seat) if a.verb in p.verbs]
+        act = next((a for a in legal if a.verb in ("done", "end", "autodeploy", "ready")), legal[0])
+        user = g.user_of(p.seat)
+        await say(core, user, f"{act.text()} game:{gid}", place=f"dm:{user}" if p.secret else "console:#a")
+    assert g.state.step == "h_demo"
+    marines = g.user_of("Marines")
+    # a Demolition Squad (Assault Squads carry pattern A only, 8.2)
+    unit = next(str(a.args["unit"]) for a in g.rules.legal_now(g.state, "Marines")
+                if a.verb == "charge" and a.args["pattern"] == "C")
+
+    def offered(arg: str, **given: str) -> list[str]:
+        cmd = Command(user=marines, place=f"dm:{marines}", name="charge", args={"game": str(gid), **given})
+        return core.autocomplete(cmd, arg, "")
+
+    assert offered("facing", unit=unit, pattern="C") == ["N"]
+    assert offered("facing", unit=unit.lower(), pattern="c") == ["N"]
+    assert offered("facing", unit=f" {unit.lower()} ", pattern="a") == offered("facing", unit=unit, pattern="A")
+    assert len(offered("facing", unit=unit, pattern="A")) == 6
+    assert offered("pattern", unit=unit.lower()) == offered("pattern", unit=unit) == ["A", "B", "C", "D"]
+    assert offered("facing", unit="nobody", pattern="c") == []  # nothing matches: nothing offered
+
+
 async def test_an_argument_spelt_in_another_case_is_understood(core):
     gid = await start_toy(core)
     r = await say(core, "alice", "/guess parity:ODD", place="dm:alice")
