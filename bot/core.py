@@ -18,7 +18,6 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
-from typing import TypeVar
 
 from pydantic import BaseModel
 
@@ -57,14 +56,14 @@ def community_of_place(place: str) -> str:
     return "" if place.startswith("dm:") else CONSOLE
 
 
-_V = TypeVar("_V", str, str | int)
-
-
-def _spelt(legal: list[Action], args: Mapping[str, _V]) -> dict[str, str | _V]:
+def _spelt(legal: list[Action], args: Mapping[str, str | int]) -> dict[str, str | int]:
     """``args`` with each value spelt as the game spells it among ``legal`` (the verb's legal
-    actions), whatever its letter case and spaces around it; a value no legal action has is kept."""
+    actions), whatever its letter case and spaces around it; a value spelt exactly as one legal
+    action has it stays so, and a value no legal action has is kept."""
+    exact = {(k, str(v)) for a in legal for k, v in a.args.items()}
     spelling = {(k, str(v).casefold()): str(v) for a in legal for k, v in a.args.items()}
-    return {k: spelling.get((k, str(v).strip().casefold()), v) for k, v in args.items()}
+    return {k: v if (k, str(v)) in exact else spelling.get((k, str(v).strip().casefold()), v)
+            for k, v in args.items()}
 
 
 async def same_place(parent: str, title: str) -> str:
@@ -470,13 +469,16 @@ class Core:
             return []
         if g.state is None:
             return []
-        given = {k: v for k, v in cmd.args.items() if k not in ("game", "as", arg)}
+        # the other arguments read as an order is (dir:north is N, fog:01 is 1, pattern:c is C)
+        kinds = {a.name: a.kind for v in g.rules.verbs() if v.verb == cmd.name for a in v.args}
+        raw = {k: v for k, v in cmd.args.items() if k not in ("game", "as", arg)}
+        given = {k: str(v) for k, v in words.forgiving_args(raw, kinds).items()}
         typed = typed.strip().lower()
         out: list[str] = []
         for seat in g.seats_of(cmd.user):
-            # the other arguments as the game spells them (pattern:c is C), as an order is read
             legal = [a for a in g.rules.legal_now(g.state, seat) if a.verb == cmd.name]
-            for v in g.rules.choices(g.state, seat, cmd.name, arg, _spelt(legal, given)):
+            spelt = {k: str(v) for k, v in _spelt(legal, given).items()}
+            for v in g.rules.choices(g.state, seat, cmd.name, arg, spelt):
                 if typed in v.lower() and v not in out:
                     out.append(v)
         out.sort(key=lambda v: (not v.lower().startswith(typed), v))

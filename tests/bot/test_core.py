@@ -280,6 +280,10 @@ async def test_8_2_autocomplete_reads_the_other_arguments_in_any_case(core):
     assert offered("facing", unit=f" {unit.lower()} ", pattern="a") == offered("facing", unit=unit, pattern="A")
     assert len(offered("facing", unit=unit, pattern="A")) == 6
     assert offered("pattern", unit=unit.lower()) == offered("pattern", unit=unit) == ["A", "B", "C", "D"]
+    # a facing written out is read as its letters, as in an order (north-east is NE)
+    assert offered("pattern", unit=unit, facing="north-east") == offered("pattern", unit=unit, facing="NE") \
+        == ["A", "B", "C", "D"]
+    assert offered("pattern", unit=unit, facing="up") == []  # not a facing: nothing matches
     assert offered("facing", unit="nobody", pattern="c") == []  # nothing matches: nothing offered
 
 
