@@ -457,6 +457,58 @@ def test_6_0_8_02_hard_in_advanced_moves_by_the_posture_whose_rollouts_do_best_a
         len(chitin_ai.POSTURES), firsts[0], firsts[-1])
 
 
+def _basic(actions: int, scenario: str = "basic", seed: str = "basic-0") -> Table:
+    """A game of ``tactics`` for both sides after ``actions`` actions; in Basic (dice seed basic-0)
+    after 273 Red, which moves second (3.02), is to move and the three postures of ``hard`` would
+    each move another way; so would Blue's in Learning (dice seed learning-0) after 82."""
+    t = Table("chitin", scenario, {}, dice_seed=seed)
+    for _ in range(actions):
+        s = _state(t)
+        seat = t.rules.pending_now(s)[0].seat
+        t.play(seat, chitin_ai.tactics(s, seat, t.rules.legal_now(s, seat)))
+    return t
+
+
+def test_3_02_6_0_hard_moving_second_weighs_postures_of_the_patient_player_in_basic_too(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Wherever the bot moves by the patient player (moving second, 3.02; and in the advanced
+    scenarios) ``hard`` chooses its movement (6.0) among ``POSTURES`` by rollouts, except in
+    Learning (``PLAIN_SCENARIOS``); moving first in Learning and Basic both levels race for the
+    centre by the policy, which has no postures."""
+    t = _basic(273)
+    s = _state(t)
+    assert (s.step, s.active, s.first, s.advanced) == ("move", "Red", "Blue", False)
+    legal = t.rules.legal_now(s, "Red")
+    firsts = [chitin_ai._patient_move(s, "Red", legal, w, g) for w, g in chitin_ai.POSTURES]
+    assert firsts[0] is chitin_ai.tactics(s, "Red", legal)
+    levels_where_postures_differ(chitin_ai, t, "Red", "t:273", firsts)
+    # hard's move is the posture whose rollouts do best
+    rollouts_decide(monkeypatch, chitin_ai,
+                    lambda: chitin_ai.HARD_AI.direct(t.rules, s, "Red", legal, Rng("p")),  # type: ignore[return-value]
+                    firsts, chitin_ai.POSTURE_SAMPLES)
+    # Blue, moving first, by the policy at both levels, without rollouts
+    t = _basic(273)
+    while not (_state(t).step == "move" and _state(t).active == "Blue"):
+        s = _state(t)
+        seat = t.rules.pending_now(s)[0].seat
+        t.play(seat, chitin_ai.tactics(s, seat, t.rules.legal_now(s, seat)))
+    s = _state(t)
+    legal = t.rules.legal_now(s, "Blue")
+
+    def rollout(*args: object) -> float:
+        raise AssertionError("no rollouts for the first mover's race")
+
+    monkeypatch.setattr(chitin_ai, "_rollout", rollout)
+    assert chitin_ai.HARD_AI.direct(t.rules, s, "Blue", legal, Rng("x")) is chitin_ai.policy(s, "Blue", legal)
+    # in Learning, moving second, hard moves by tactics as normal does, where the postures differ too
+    t = _basic(82, "learning", "learning-0")
+    s = _state(t)
+    assert (s.step, s.active, s.first, s.scenario) == ("move", "Blue", "Red", "learning")
+    legal = t.rules.legal_now(s, "Blue")
+    assert len({chitin_ai._patient_move(s, "Blue", legal, w, g).text() for w, g in chitin_ai.POSTURES}) == 3
+    assert chitin_ai.HARD_AI.direct(t.rules, s, "Blue", legal, Rng("x")) is chitin_ai.tactics(s, "Blue", legal)
+
+
 def test_6_0_hard_moves_by_tactics_in_learning_and_where_the_postures_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     """Outside the advanced scenarios ``hard`` moves by ``tactics`` as ``normal`` does; in them,
     where every posture's next move is the same, it is played without rollouts."""

@@ -25,9 +25,10 @@ playouts and the first action of its ordering are ``tactics``; the greedy oppone
 stays the policy. At ``hard``, in Learning and Basic, the choice of 3.02 is weighed by whole games
 (``deep``, ``game_cost``): against a player that answers the first move with the south end, as
 ``tactics`` does, the high roller does better to take the south end and move second. At ``hard``,
-in the advanced scenarios, movement is chosen among three postures of the patient player
-(``POSTURES``: how strong a warrior must be to stand next to an enemy stack, and a gang to go at
-it) by rollouts through the other side's answer (``posture_move``).
+wherever it moves by the patient player (moving second in Basic; in the advanced scenarios),
+movement is chosen among three postures of the patient player (``POSTURES``: how strong a warrior
+must be to stand next to an enemy stack, and a gang to go at it) by rollouts through the other
+side's answer (``posture_move``); in Learning it moves by ``tactics`` (``PLAIN_SCENARIOS``).
 
 Evaluation (for a seat): Harvest Chits carried off (the victory condition, 4.01-4.04; in the
 advanced scenarios their point values, 4.02), chits carried and how far their carriers still have
@@ -759,6 +760,12 @@ games; the policy itself, moving second in Learning, 29 and 0 of 100 (docs/ai-me
 map"). The other scenarios were not measured cleanly; the map is the same."""
 
 
+def patient(state: State, seat: str) -> bool:
+    """Whether the bot moves ``seat`` by the patient player: moving second (3.02), or in the
+    advanced scenarios (8.00), once the first move is decided."""
+    return bool(state.first) and (state.first != seat or state.advanced)
+
+
 def tactics(state: State, seat: str, legal: list[Action]) -> Action:
     """The bot's own play: the patient player's moves and facings when it moved second (3.02) or
     in the advanced scenarios (8.00), where the policy's race for the centre does not pay even to
@@ -767,7 +774,7 @@ def tactics(state: State, seat: str, legal: list[Action]) -> Action:
         for a in legal:
             if a.args.get("pick") == SECOND_END:
                 return a
-    if state.first and (state.first != seat or state.advanced):
+    if patient(state, seat):
         if state.step == "move":
             return _patient_move(state, seat, legal)
         if state.step == "face":
@@ -954,24 +961,32 @@ class ChitinAI(GameAI):
         return [first] + ([done] if done is not None and done is not first else []) + rest
 
     def at(self, level: str) -> GameAI:
-        """``hard`` has a player of its own: in the advanced scenarios it weighs postures of its
-        movement (``HardChitinAI``)."""
+        """``hard`` has a player of its own: moving by the patient player, outside Learning, it
+        weighs postures of its movement (``HardChitinAI``)."""
         return HARD_AI if level == "hard" else self
 
 
 POSTURES: tuple[tuple[float, float], ...] = ((WAIT, GANG), (1.0, 1.5), (2.5, 3.0))
-"""``hard``'s postures in the advanced scenarios, as (``wait``, ``gang``) of ``_patient_move``:
+"""``hard``'s postures of the patient player, as (``wait``, ``gang``) of ``_patient_move``:
 ``tactics``'s own first, then a bolder one (warriors stand next to an enemy stack at even odds
 and go at it together at one and a half times its defence) and a more careful one."""
 POSTURE_SAMPLES = 8
 """Rollouts a posture at each move where the postures disagree, on common random numbers."""
+PLAIN_SCENARIOS = ("learning",)
+"""Scenarios where ``hard`` moves by ``tactics`` as ``normal`` does, postures untried: in Learning
+``hard`` won 173 of 200 games against ``normal`` without them (docs/ai-measurements.md, "Chitin
+Learning `hard` against `normal`: 200 games"). In Basic, moving second, the postures won 18 of the
+first 19 games where ``tactics`` had won 11 of the same seeds (docs/ai-measurements.md, "Chitin
+Basic `hard`: postures of the patient player moving second")."""
 
 
 class HardChitinAI(ChitinAI):
-    """``hard``: ``ChitinAI``, except that in the advanced scenarios its movement (6.0) is chosen
+    """``hard``: ``ChitinAI``, except that wherever it moves by the patient player (moving second,
+    3.02, and in the advanced scenarios; not in ``PLAIN_SCENARIOS``) its movement (6.0) is chosen
     among ``POSTURES`` by rollouts (``posture_move``). ``normal`` and ``hard`` moved alike there,
-    and five times the budget of attacks and combat results bought nothing measurable
-    (docs/ai-measurements.md, "Chitin Advanced `hard` against `normal`: played on to 181 games")."""
+    and in Advanced five times the budget of attacks and combat results bought nothing measurable
+    (docs/ai-measurements.md, "Chitin Advanced `hard` against `normal`: played on to 181 games").
+    Moving first in Learning and Basic both race for the centre by the policy, which has no postures."""
 
     def at(self, level: str) -> GameAI:
         return self
@@ -979,7 +994,7 @@ class HardChitinAI(ChitinAI):
     def direct(self, rules: GameRules, state: BaseModel, seat: str, legal: list[Action], rng: Rng,
                deadline: Callable[[], bool] | None = None) -> Action | None:
         s = cast(State, state)
-        if s.advanced and s.first and s.step == "move" and s.active == seat:
+        if patient(s, seat) and s.scenario not in PLAIN_SCENARIOS and s.step == "move" and s.active == seat:
             return posture_move(self, rules, s, seat, legal, rng, deadline)
         return super().direct(rules, state, seat, legal, rng, deadline)
 
