@@ -500,6 +500,11 @@ def test_3_02_6_0_hard_moving_second_weighs_postures_of_the_patient_player_in_ba
 
     monkeypatch.setattr(chitin_ai, "_rollout", rollout)
     assert chitin_ai.HARD_AI.direct(t.rules, s, "Blue", legal, Rng("x")) is chitin_ai.policy(s, "Blue", legal)
+
+    def no_rollout(*args: object) -> float:
+        raise AssertionError("no rollouts in Learning")
+
+    monkeypatch.setattr(chitin_ai, "_rollout", no_rollout)
     # in Learning, moving second, hard moves by tactics as normal does, where the postures differ too
     t = _basic(82, "learning", "learning-0")
     s = _state(t)
@@ -510,8 +515,8 @@ def test_3_02_6_0_hard_moving_second_weighs_postures_of_the_patient_player_in_ba
 
 
 def test_6_0_hard_moves_by_tactics_in_learning_and_where_the_postures_agree(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Outside the advanced scenarios ``hard`` moves by ``tactics`` as ``normal`` does; in them,
-    where every posture's next move is the same, it is played without rollouts."""
+    """In Learning ``hard`` moves by ``tactics`` as ``normal`` does; where it weighs postures (the
+    advanced scenarios here), where every posture's next move is the same, it is played without rollouts."""
     t = Table("chitin", "learning", {}, dice_seed="dev-0")
     for _ in range(104):  # test_6_0_7_07_normal_moves_by_tactics_...'s position: Blue to move, where tactics overruns
         s = _state(t)
