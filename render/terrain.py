@@ -21,7 +21,9 @@ from render.sprites import PIECES, Sprite, drawn_around
 from render.style import BACKGROUND, INK, MAP_BORDER, MEGAHEX_LINE, RGB, font, luminance, parse_colour
 from render.textures import band_tile, pattern_tile, tile_size
 
-GRID_LINE = (0, 0, 0, 60)
+GRID_LINE = (0, 0, 0, 110)
+"""The hexsides between hexes: dark enough that a hex number, at the top of its hex, reads as that
+hex's and not the one above's (0.57 of the fill's brightness)."""
 SHADOW: RGB = (196, 189, 172)
 
 

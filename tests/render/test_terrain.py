@@ -140,6 +140,26 @@ def test_other_hexside_features_are_a_plain_line_in_their_colour():
     assert pixel(layer.image, layer.layout.edge_midpoint(a, 3)) == parse_colour("#c01010")
 
 
+@pytest.mark.parametrize("size", [30, 44, 60])
+def test_the_hexsides_between_plain_hexes_are_drawn_dark_enough_to_tell_each_hex_s_number_its_own(size):
+    """A hex number sits at the top of its hex, just under the hexside it shares with the hex above:
+    a faint outline there made numbers read as belonging to that hex (a new user's review). The
+    outline between two hexes of the same plain terrain is at most 0.65 of the fill's brightness."""
+    game_map = small_map()
+    layer = build_static(game_map, size)
+    h = parse_ccrr("0102")
+    fill = pixel(layer.image, layer.layout.centre(h))
+    assert game_map.terrain(h) == {"open"} and near(fill, parse_colour("#e0d8b0"), 8)
+    for d in range(6):
+        n = neighbor(h, d)
+        if n not in game_map.hexes or game_map.terrain(n) != {"open"}:
+            continue
+        x, y = layer.layout.edge_midpoint(h, d)
+        box = layer.image.crop((round(x) - 1, round(y) - 1, round(x) + 2, round(y) + 2))
+        darkest = min(luminance(p) for p in pixels(box))
+        assert darkest <= 0.65 * luminance(fill), (d, darkest, luminance(fill))
+
+
 def test_megahex_boundaries_are_outlined_and_inner_hexsides_are_not(chitin_map):
     layer = static_layer(chitin_map)
     origin = chitin_map.megahex_origin
@@ -160,9 +180,12 @@ def test_megahex_boundaries_are_outlined_and_inner_hexsides_are_not(chitin_map):
                 boundary = (h, d)
     assert inner and boundary
     dark = pixel(layer.image, layer.layout.edge_midpoint(*boundary))
-    light = pixel(layer.image, layer.layout.edge_midpoint(*inner))
     assert luminance(dark) < luminance(MEGAHEX_LINE) + 40
-    assert luminance(light) > luminance(dark) + 60
+    # an inner hexside is a thin line (the grid), a megahex boundary a wide dark one: over a 5 x 5
+    # box round each hexside's middle the inner one is much the lighter
+    light = _mean(layer.image, *layer.layout.edge_midpoint(*inner), 2)
+    wide = _mean(layer.image, *layer.layout.edge_midpoint(*boundary), 2)
+    assert luminance(light) > luminance(wide) + 60
 
 
 def test_hex_numbers_are_printed_at_the_top_of_every_hex(chitin_map):
