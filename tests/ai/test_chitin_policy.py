@@ -423,12 +423,7 @@ def _advanced_where_postures_differ(actions: int = 301) -> Table:
     """An Advanced game of ``tactics`` for both sides (dice seed adv-0) after ``actions`` actions;
     after 301, Red is to move and the three postures of ``hard`` would each charge a different
     warrior (8.02)."""
-    t = Table("chitin", "advanced", {}, dice_seed="adv-0")
-    for _ in range(actions):
-        s = _state(t)
-        seat = t.rules.pending_now(s)[0].seat
-        t.play(seat, chitin_ai.tactics(s, seat, t.rules.legal_now(s, seat)))
-    return t
+    return _by_tactics(actions, "advanced", "adv-0")
 
 
 def test_6_0_8_02_hard_in_advanced_moves_by_the_posture_whose_rollouts_do_best_and_normal_by_tactics(
@@ -457,7 +452,7 @@ def test_6_0_8_02_hard_in_advanced_moves_by_the_posture_whose_rollouts_do_best_a
         len(chitin_ai.POSTURES), firsts[0], firsts[-1])
 
 
-def _basic(actions: int, scenario: str = "basic", seed: str = "basic-0") -> Table:
+def _by_tactics(actions: int, scenario: str = "basic", seed: str = "basic-0") -> Table:
     """A game of ``tactics`` for both sides after ``actions`` actions; in Basic (dice seed basic-0)
     after 273 Red, which moves second (3.02), is to move and the three postures of ``hard`` would
     each move another way; so would Blue's in Learning (dice seed learning-0) after 82."""
@@ -475,7 +470,7 @@ def test_3_02_6_0_hard_moving_second_weighs_postures_of_the_patient_player_in_ba
     scenarios) ``hard`` chooses its movement (6.0) among ``POSTURES`` by rollouts, except in
     Learning (``PLAIN_SCENARIOS``); moving first in Learning and Basic both levels race for the
     centre by the policy, which has no postures."""
-    t = _basic(273)
+    t = _by_tactics(273)
     s = _state(t)
     assert (s.step, s.active, s.first, s.advanced) == ("move", "Red", "Blue", False)
     legal = t.rules.legal_now(s, "Red")
@@ -487,7 +482,7 @@ def test_3_02_6_0_hard_moving_second_weighs_postures_of_the_patient_player_in_ba
                     lambda: chitin_ai.HARD_AI.direct(t.rules, s, "Red", legal, Rng("p")),  # type: ignore[return-value]
                     firsts, chitin_ai.POSTURE_SAMPLES)
     # Blue, moving first, by the policy at both levels, without rollouts
-    t = _basic(273)
+    t = _by_tactics(273)
     while not (_state(t).step == "move" and _state(t).active == "Blue"):
         s = _state(t)
         seat = t.rules.pending_now(s)[0].seat
@@ -506,7 +501,7 @@ def test_3_02_6_0_hard_moving_second_weighs_postures_of_the_patient_player_in_ba
 
     monkeypatch.setattr(chitin_ai, "_rollout", no_rollout)
     # in Learning, moving second, hard moves by tactics as normal does, where the postures differ too
-    t = _basic(82, "learning", "learning-0")
+    t = _by_tactics(82, "learning", "learning-0")
     s = _state(t)
     assert (s.step, s.active, s.first, s.scenario) == ("move", "Blue", "Red", "learning")
     legal = t.rules.legal_now(s, "Blue")
