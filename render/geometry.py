@@ -24,6 +24,15 @@ EDGE_CORNERS: tuple[tuple[int, int], ...] = tuple(((d + 4) % 6, (d + 5) % 6) for
 DIRECTION_ANGLES: tuple[float, ...] = (270.0, 330.0, 30.0, 90.0, 150.0, 210.0)
 
 Point = tuple[float, float]
+Box = tuple[float, float, float, float]
+"""(left, top, right, bottom) in pixels."""
+
+
+def overlap(a: Box, b: Box) -> float:
+    """The area two boxes share (0 when they do not meet)."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
 
 
 def hex_size_for(rows_extent: float) -> int:

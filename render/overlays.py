@@ -8,7 +8,7 @@ from PIL import Image, ImageDraw
 
 from engine.core.hexes import Hex
 from engine.core.protocol import ArrowView, HighlightView, MarkerView
-from render.geometry import Layout, Point
+from render.geometry import Box, Layout, Point, overlap
 from render.sprites import PIECES, drawn_around, mark
 from render.style import (
     ARROWS,
@@ -352,15 +352,6 @@ def draw_arrow(d: ImageDraw.ImageDraw, lay: Layout, src: Hex, dst: Hex, av: Arro
     mark((math.floor(min(xs)) - m, math.floor(min(ys)) - m, math.ceil(max(xs)) + m, math.ceil(max(ys)) + m))
 
 
-Box = tuple[float, float, float, float]
-
-
-def _overlap(a: Box, b: Box) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    return w * h if w > 0 and h > 0 else 0.0
-
-
 def result_labels(
     d: ImageDraw.ImageDraw,
     lay: Layout,
@@ -406,9 +397,9 @@ def result_labels(
                 ang = away + math.radians(15 * ((i + 1) // 2) * (1 if i % 2 else -1))
                 px, py = cx + math.cos(ang) * s * k, cy + math.sin(ang) * s * k
                 box = (px - hw, py - hh, px + hw, py + hh)
-                if keep_clear and any(_overlap(box, o) > 1.0 for o in keep_clear):
+                if keep_clear and any(overlap(box, o) > 1.0 for o in keep_clear):
                     continue
-                cost = sum(_overlap(box, o) for o in taken)
+                cost = sum(overlap(box, o) for o in taken)
                 cost += 1e6 * (box[0] < bounds[0] or box[1] < bounds[1] or box[2] > bounds[2] or box[3] > bounds[3])
                 rank = (cost, k + 0.01 * i)
                 if best is None or rank < best[:2]:

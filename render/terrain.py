@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engine.core.hexes import Hex, format_ccrr, megahex_centre, neighbor
 from engine.core.maps import GameMap, MapData
-from render.geometry import Layout, bounds, fit, hex_size_for
+from render.geometry import Box, Layout, bounds, fit, hex_size_for, overlap
 from render.hexsides import boundary_edges, draw_features
 from render.sprites import PIECES, Sprite, drawn_around
 from render.style import BACKGROUND, INK, MAP_BORDER, MEGAHEX_LINE, RGB, font, luminance, parse_colour
@@ -282,12 +282,11 @@ def short_names(names: list[str]) -> dict[str, str]:
     return out
 
 
-TagBox = tuple[float, float, float, float]
-_TAGS: dict[tuple[str, float], tuple[MapData, dict[Hex, tuple[str, TagBox]]]] = {}
+_TAGS: dict[tuple[str, float], tuple[MapData, dict[Hex, tuple[str, Box]]]] = {}
 _TAGS_LOCK = threading.Lock()
 
 
-def name_tags(game_map: GameMap, lay: Layout) -> dict[Hex, tuple[str, TagBox]]:
+def name_tags(game_map: GameMap, lay: Layout) -> dict[Hex, tuple[str, Box]]:
     """The tag of each named hex ("brain core 1", "6-2"): its text and box, at the foot of the hex.
     A tag that would cover a neighbour's hex number drops its first word, once ("core 1"), where
     that still tells it from the others ("west tower" and "east tower" stay whole). Kept per map
@@ -306,7 +305,7 @@ def name_tags(game_map: GameMap, lay: Layout) -> dict[Hex, tuple[str, TagBox]]:
     return {h: (text, (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy)) for h, (text, b) in at_origin.items()}
 
 
-def _name_tags(game_map: GameMap, lay: Layout) -> dict[Hex, tuple[str, TagBox]]:
+def _name_tags(game_map: GameMap, lay: Layout) -> dict[Hex, tuple[str, Box]]:
     labels = short_names(list(game_map.named))
     # The shorter form drops the first word; it is used only where it still tells the hex from the
     # others ("core 1" and "core 2", but not "tower" for both towers).
@@ -314,25 +313,21 @@ def _name_tags(game_map: GameMap, lay: Layout) -> dict[Hex, tuple[str, TagBox]]:
     forms = list(short.values())
     f = _tag_font(lay.size)
     nf = number_font(lay.size)
-    out: dict[Hex, tuple[str, TagBox]] = {}
+    out: dict[Hex, tuple[str, Box]] = {}
     for name, hx in sorted(game_map.named.items(), key=lambda kv: kv[1]):
         cx, cy = lay.centre(hx)
         text = labels[name]
         box = _tag_box(f, text, cx, cy, lay)
         if name in short and forms.count(short[name]) == 1:
             numbers = [number_box(lay, n, nf) for d in range(6) if (n := neighbor(hx, d)) in game_map.hexes]
-            if any(_meets(box, b) for b in numbers):
+            if any(overlap(box, b) > 0 for b in numbers):
                 text = short[name]
                 box = _tag_box(f, text, cx, cy, lay)
         out[hx] = (text, box)
     return out
 
 
-def _meets(a: TagBox, b: TagBox) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def number_box(lay: Layout, h: Hex, nf: ImageFont.FreeTypeFont | None = None) -> TagBox:
+def number_box(lay: Layout, h: Hex, nf: ImageFont.FreeTypeFont | None = None) -> Box:
     """The box of hex ``h``'s number, at the top of the hex, with its halo."""
     cx, cy = lay.centre(h)
     top = cy - lay.half_height + 2
