@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine.core.hexes import Hex, format_ccrr, parse_ccrr
+from engine.core.hexes import Hex, format_ccrr, neighbor, parse_ccrr
 from engine.core.maps import GameMap, load_map
 from engine.core.protocol import CounterView, HighlightView, MarkerView, View
 from render import palette
@@ -49,7 +49,15 @@ from render.stacks import (
     shown_count,
 )
 from render.style import BACKGROUND, RULE, printable
-from render.terrain import StaticLayer, draw_name_tag, map_size, name_tags, static_layer
+from render.terrain import (
+    StaticLayer,
+    draw_name_tag,
+    map_size,
+    name_tags,
+    number_box,
+    number_font,
+    static_layer,
+)
 
 Box = tuple[int, int, int, int]
 UNDER_COUNTERS = frozenset({"move"})
@@ -437,13 +445,14 @@ def draw_pieces(
     shown: set[Hex] | None = None,
     crowded: bool = False,
 ) -> None:
-    """Highlights, arrows, counters, markers, count badges, hex numbers and combat labels, in that
+    """Highlights, arrows, counters, markers, hex numbers, count badges and combat labels, in that
     order, onto the map area of ``out.image`` (the full board's, or the focus view's hexes
     ``shown``), recording every text and box drawn over the map.
 
     Every arrow passes under the counters, so none covers a counter's text; a hex draws the
     counters that keep their labels at ``floor`` (one on a ``crowded`` view or beside markers) and
-    a "+N" badge for the rest; markers take fixed slots around the hex edge. A combat gets one
+    a "+N" badge for the rest, clear of the hex numbers where it can be; markers take fixed slots
+    around the hex edge. A combat gets one
     label, outside the defender's hex with a leader line, where it covers nothing drawn; the full
     board places it at the least covering place when there is none, the focus view leaves it out
     (its caption names every combat)."""
@@ -481,8 +490,11 @@ def draw_pieces(
     named = frozenset(game_map.named.values())
     for h, mvs in sorted(markers.items()):
         place_markers(out, lay, h, mvs, h in drawn, floor, h in named, shown is None, h in air)
-    place_badges(out)
     place_numbers(out, lay, {h for h, _ in lit} | set(markers) | set(drawn))
+    numbered = game_map.hexes if shown is None else shown  # the hexes whose numbers are drawn
+    near = {n for h in drawn for n in (h, *(neighbor(h, d) for d in range(6))) if n in numbered}
+    nf = number_font(lay.size)
+    place_badges(out, [number_box(lay, n, nf) for n in sorted(near)])  # over a number only where it must
     avoid = [t.box for t in out.texts] + [b for _, b in out.boxes] + [box for _, box in tags.values()]
     fights = [(a, b, av) for a, b, av in arrows if av.kind not in UNDER_COUNTERS]
     size = floor if shown is not None else 10

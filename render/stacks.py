@@ -10,6 +10,7 @@ over the map are recorded (``Drawing.texts`` and ``Drawing.boxes``), for the ove
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -125,22 +126,28 @@ def place_stack(
         out.pending.append((cx + dx, cy + dy, w, f"+{n - m}", max(floor, round(lay.size * 0.28))))
 
 
-def place_badges(out: Drawing) -> None:
-    """The "+N" badges, once every counter and marker is placed: beside the counter's right edge
-    level with its middle, else at its top or bottom right, else its left; one that would meet a
-    counter, a marker or another badge anywhere is left out (the full map's panel lists the stack)."""
+def place_badges(out: Drawing, numbers: Sequence[BOX] = ()) -> None:
+    """The "+N" badges, once every counter, marker and hex number is placed: beside the counter's
+    right edge level with its middle, else at its top or bottom right, else its left, else just off
+    one of its corners; the first of these that covers none of the hex ``numbers`` around the
+    stacks, and where each does (a crowded view), the first, drawn over the number. One that would
+    meet a counter, a marker or another badge anywhere is left out (the full map's panel lists the
+    stack)."""
     for x, y, w, text, size in out.pending:
         f = font(size, "bold")
         r = max(text_width(f, text) / 2 + 3, f.size * 0.62)
         hh = f.size * 0.62
         right, left = x + w / 2 + r + 1, x - w / 2 - r - 1
-        for bx, by in ((right, y), (right, y - w / 2 + hh), (right, y + w / 2 - hh), (left, y)):
-            box = (bx - r, by - hh, bx + r, by + hh)
-            if not any(k in ("counter", "marker", "badge") and meets(box, b) for k, b in out.boxes):
-                place_count(out.image, bx, by, text, size)
-                out.boxes.append(("badge", box))
-                out.texts.append(Text("badge", text, size, box))
-                break
+        corner = w / 2 + hh  # just off a corner of the counter, clear of the numbers above and below
+        spots = ((right, y), (right, y - w / 2 + hh), (right, y + w / 2 - hh), (left, y),
+                 (right + hh, y + corner), (right + hh, y - corner), (left - hh, y + corner), (left - hh, y - corner))
+        places = [(bx - r, by - hh, bx + r, by + hh) for bx, by in spots]
+        free = [box for box in places if not any(k in ("counter", "marker", "badge") and meets(box, b) for k, b in out.boxes)]
+        if free:
+            box = next((b for b in free if not any(meets(b, n) for n in numbers)), free[0])
+            place_count(out.image, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, text, size)
+            out.boxes.append(("badge", box))
+            out.texts.append(Text("badge", text, size, box))
     out.pending.clear()
 
 

@@ -4,7 +4,8 @@ layout (the fonts chosen and the scale the image is shown at), not from pixels:
 - shown ``DISPLAY_W`` (550) px wide, every counter text is at least 9 px and every hex number 7 px;
 - no counter's text box is overlapped by another drawn element (another counter, a marker, a count
   badge, a result label, a hex number drawn over the pieces), and no count badge meets a counter or
-  a marker;
+  a marker; a count badge leaves the hex numbers clear (off a corner of its counter) but on the
+  most crowded boards;
 - the framing comes from the spectator's view, so a player's own view is framed the same;
 - the alt text names the game, the turn, the phase and the units that moved, within 1,024 characters.
 """
@@ -41,6 +42,13 @@ def legibility_faults(f: Focus) -> list[str]:
     return out + overlap_faults(f)
 
 
+def badges_over_numbers(f: Focus) -> list[tuple[float, float, float, float]]:
+    """The count badges of a focus view that cover a hex number."""
+    numbers = [t.box for t in f.all_texts() if t.kind == "number"]
+    badges = [box for kind, box in f.boxes if kind == "badge"]
+    return [b for b in badges if any(_overlap(n, b) > 1.0 for n in numbers)]
+
+
 def overlap_faults(f: Drawing) -> list[str]:
     """Every counter text (and disrupted "D") covered by something else drawn, and every count
     badge that meets a counter or a marker."""
@@ -73,6 +81,24 @@ def test_focus_view_of_every_scripted_board_is_legible_and_uncovered(script):
         assert any(t.kind == "number" for t in f.all_texts())
     # Not vacuous: most boards show counters with their texts.
     assert labelled >= len(boards) // 2, (script, labelled, len(boards))
+
+
+@pytest.mark.parametrize("script", PARAMS)
+def test_count_badges_on_the_focus_view_leave_the_hex_numbers_readable(script):
+    """A "+N" badge beside a counter drawn small reached into the next hex's number; it now takes
+    a place clear of every hex number where there is one: on every scripted game but one at most 1
+    badge in 20 covers a number, and on the all-units scenario, whose every hex is full, at most 1
+    in 4 (before: 853 of 974 badges did)."""
+    drawn = covering = 0
+    for view, public in board_views_of(script):
+        if not view.map:
+            continue
+        f = focus(view, load_map(view.map), public)
+        drawn += sum(kind == "badge" for kind, _ in f.boxes)
+        covering += len(badges_over_numbers(f))
+    share = 4 if script == "chitin_armageddon" else 20
+    assert covering * share <= drawn, (script, covering, drawn)
+    assert drawn or script in ("chitin_learning",), script  # not vacuous: stacks are badged
 
 
 @pytest.mark.parametrize("script", PARAMS)
@@ -144,3 +170,5 @@ def test_the_legibility_check_finds_small_and_covered_texts():
     f.texts = [Text("counter", "R12", 12, (5, 5, 35, 17), 0), Text("number", "0101", 12, (50, 0, 80, 12))]
     faults = legibility_faults(f)
     assert any("6.0 px" in x for x in faults) and any("covered by a marker" in x for x in faults)
+    f.boxes.append(("badge", (45, 2, 60, 12)))
+    assert badges_over_numbers(f) == [(45, 2, 60, 12)]

@@ -517,3 +517,28 @@ def test_one_result_label_per_combat_outside_the_defenders_hex(plain_map):
     lx, ly = (x0 + x1) / 2, (y0 + y1) / 2
     assert ((lx - cx) ** 2 + (ly - cy) ** 2) ** 0.5 > lay.half_height  # outside the defender's hex
     assert not any(min(x1, b[2]) > max(x0, b[0]) and min(y1, b[3]) > max(y0, b[1]) for b in counters)
+
+
+def test_a_badge_takes_a_corner_of_its_counter_rather_than_cover_the_next_hexs_number():
+    """A "+N" badge goes beside its counter's right edge; where the next hex's number is there (a
+    small focus view), it goes off a corner clear of every number, and where no place is clear (a
+    crowded view), beside the right edge over the number, never left out."""
+    from PIL import Image
+
+    from render.stacks import Drawn, meets, place_badges
+
+    def badge(numbers):
+        d = Drawn(Image.new("RGB", (200, 200)))
+        d.boxes = [("counter", (90.0, 90.0, 110.0, 110.0))]
+        d.pending = [(100.0, 100.0, 20.0, "+2", 9)]
+        place_badges(d, numbers)
+        return [b for k, b in d.boxes if k == "badge"]
+
+    (free,) = badge([])
+    assert free[0] > 110 and free[1] < 100 < free[3]  # right of the counter, level with its middle
+    numbers = [(112.0, 95.0, 141.0, 108.0), (59.0, 95.0, 88.0, 108.0)]  # the next hexes', either side
+    (moved,) = badge(numbers)
+    assert not any(meets(moved, n) for n in numbers)
+    assert moved[0] > 110 and (moved[1] >= 110 or moved[3] <= 90)  # off a right corner of the counter
+    everywhere = [(0.0, 0.0, 200.0, 89.0), (0.0, 111.0, 200.0, 200.0), (0.0, 0.0, 89.0, 200.0), (111.0, 0.0, 200.0, 200.0)]
+    assert badge(everywhere) == [free]
