@@ -327,17 +327,17 @@ def _name_tags(game_map: GameMap, lay: Layout) -> dict[Hex, tuple[str, Box]]:
     return out
 
 
-def number_box(lay: Layout, h: Hex, nf: ImageFont.FreeTypeFont | None = None) -> Box:
-    """The box of hex ``h``'s number, at the top of the hex, with its halo."""
+def number_box(lay: Layout, h: Hex, nf: ImageFont.FreeTypeFont | None = None, halo: bool = True) -> Box:
+    """The box of hex ``h``'s number, at the top of the hex, with its halo (else its digits only)."""
     cx, cy = lay.centre(h)
     top = cy - lay.half_height + 2
-    x0, y0, x1, y1 = _number_bbox(nf or number_font(lay.size), format_ccrr(h))
+    x0, y0, x1, y1 = _number_bbox(nf or number_font(lay.size), format_ccrr(h), 2 if halo else 0)
     return (cx + x0, top + y0, cx + x1, top + y1)
 
 
 @lru_cache(maxsize=4096)
-def _number_bbox(f: ImageFont.FreeTypeFont, text: str) -> tuple[float, float, float, float]:
-    return f.getbbox(text, anchor="mt", stroke_width=2)
+def _number_bbox(f: ImageFont.FreeTypeFont, text: str, stroke: int) -> tuple[float, float, float, float]:
+    return f.getbbox(text, anchor="mt", stroke_width=stroke)
 
 
 def _tag_box(f, text: str, cx: float, cy: float, lay: Layout) -> tuple[float, float, float, float]:
