@@ -63,16 +63,26 @@ hexhive runs two-player hex-and-counter games. Commands:
   /undo                                 take back your own last order of this phase
   /resolve dice opponent:USER ...       a stand-alone step-reduction combat
   /resolve assault opponent:USER ...    a stand-alone close assault
-  /mod pause|resume|rollback|branches|restore|replace|end|log   moderators only
+  /mod pause|resume|rollback|branches|restore|replace|end|log|edit   moderators only (on Discord, /mod config too)
 Games: {games}. In a game, its own orders (/move, ...) are listed by /game help."""
 
 
 @command("help")
 @command("game help")
 async def help_command(core: Core, cmd: Command) -> list[Reply]:
-    """General help, or what the current game is waiting on."""
+    """General help, or what the current game is waiting on: ``/game help`` finds the game as
+    every game command does (this thread's, else the asker's only one); ``/help`` outside a game's
+    thread is the command list, naming the asker's games."""
     from bot import helpdesk
 
+    if cmd.name == "help" and "game" not in cmd.args and cmd.place not in core.places:
+        text = GENERAL_HELP.format(games=", ".join(registry.names()))
+        mine = sorted(g.id for g in core.live.values()
+                      if cmd.user in g.seats.values() and g.row.status in ("active", "paused"))
+        if mine:
+            text += (f"\nYour game{'s' if len(mine) > 1 else ''}: {', '.join(f'#{gid}' for gid in mine)}; "
+                     f"/game help game:{mine[0]} (or /help in its thread) says what it waits on.")
+        return [private(cmd.user, cmd.place, text)]
     try:
         g = core.find_game(cmd)
     except Refusal:

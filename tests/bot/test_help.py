@@ -205,3 +205,19 @@ def test_a_refusal_reads_as_one_sentence_after_sorry(said, shown):
     from bot.answers import polite
 
     assert polite(said).startswith(shown)
+
+
+async def test_help_outside_a_games_thread_lists_the_commands_and_names_your_games(core):
+    """``/help`` in a lobby or a DM is the command list, even for a member who plays one game (it
+    names that game and how to ask about it); in the game's thread, and as ``/game help``
+    anywhere, it is what that game waits on."""
+    g, say = await open_table(core, "console:#t", "game:chitin scenario:basic")
+    for place in ("console:#lobby", "dm:alice"):
+        (r,) = await core.handle_line("alice", place, "/help")
+        assert r.text.startswith("hexhive runs two-player") and "/mod " in r.text, r.text
+        assert f"Your game: #{g.id}" in r.text and f"/game help game:{g.id}" in r.text, r.text
+    (r,) = await core.handle_line("carol", "console:#lobby", "/help")
+    assert r.text.startswith("hexhive runs two-player") and "Your game" not in r.text
+    for place, line in ((g.row.place, "/help"), ("console:#lobby", "/game help")):
+        (r,) = await core.handle_line("alice", place, line)
+        assert not r.text.startswith("hexhive runs two-player"), (place, line, r.text)
