@@ -19,8 +19,8 @@ GAME_ID = "a game number (the game in this thread if left out)"
 
 
 def extra_options(text: str | None, field: str = "options") -> dict[str, str]:
-    """``"pile:5 variant:x"`` -> ``{"pile": "5", "variant": "x"}``; a word without ``:``, or a quote left
-    open, is refused (``field`` names the option in the refusal)."""
+    """``"combat:dice turn_limit:30"`` -> ``{"combat": "dice", "turn_limit": "30"}``; a word without
+    ``:``, or a quote left open, is refused (``field`` names the option in the refusal)."""
     out: dict[str, str] = {}
     try:
         words = shlex.split(text or "")
@@ -30,7 +30,9 @@ def extra_options(text: str | None, field: str = "options") -> dict[str, str]:
             'for example name:"two words", or leave the quotes out') from None
     for word in words:
         if ":" not in word:
-            raise app_commands.AppCommandError(f"options are written name:value, for example pile:5 (not '{word}')")
+            raise app_commands.AppCommandError(
+                f"{field} are written name:value, for example combat:dice (not '{word}'); "
+                "/game options game:NAME lists a game's options")
         k, v = word.split(":", 1)
         out[k.strip().lower()] = v.strip()
     return out

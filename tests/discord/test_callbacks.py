@@ -125,8 +125,9 @@ def test_every_command_is_covered(tree):
 def test_options_words_are_read_as_name_value():
     assert extra_options('pile:5 name:"a b"') == {"pile": "5", "name": "a b"}
     assert extra_options(None) == {}
-    with pytest.raises(app_commands.AppCommandError, match="name:value"):
-        extra_options("pile5")
+    with pytest.raises(app_commands.AppCommandError, match="name:value, for example combat:dice") as caught:
+        extra_options("help")
+    assert "/game options game:NAME" in str(caught.value)  # where a game's options are listed
 
 
 @pytest.mark.parametrize("text", ['pile:"5', "reason:'a b", "pile:5 \\"])

@@ -72,7 +72,9 @@ async def test_a_stale_button_is_refused_privately(contract, core):
 
 async def test_bad_options_reach_the_error_handler_as_a_private_reply(contract, core):
     await contract.dispatch(new_game("pile5"))
-    assert contract.recorder.private() == ["Sorry, options are written name:value, for example pile:5 (not 'pile5')."]
+    assert contract.recorder.private() == [
+        "Sorry, options are written name:value, for example combat:dice (not 'pile5'); "
+        "/game options game:NAME lists a game's options."]
     assert await core.store.games() == []
 
 
