@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from bot.records import Folder, GameRecord, commitment, rules_for
+from bot.records import RECORD_FORMAT, DiceKey, Folder, GameRecord, commitment, rules_for
 from engine.core.dice import RecordedDice, seed_hash, verify_rolls
 from engine.core.errors import RuleError
 from engine.core.protocol import MODERATOR
@@ -62,7 +62,10 @@ def check_record(record: GameRecord, out: Path | None) -> tuple[list[str], list[
     problems += structure_problems(record)
     if problems:
         return problems, notes  # a record whose numbering or keys are wrong is not replayed further
-    keys = sorted(((k.from_seq, k.key) for k in record.dice_keys or []), reverse=True)
+    # With the seed published, a record without its dice keys is checked as a line of play never
+    # rolled back (``main`` throughout): otherwise each action could name a key of its own choosing.
+    listed = record.dice_keys if record.dice_keys is not None or record.seed is None else [DiceKey(from_seq=1, key="main")]
+    keys = sorted(((k.from_seq, k.key) for k in listed or []), reverse=True)
     state = rules.setup(record.config, RecordedDice(record.setup_rolls))
     views = [rules.view(state, None)]
     folder = Folder(rules, state, [a.action for a in record.actions if a.action is not None])
@@ -102,6 +105,8 @@ def check_record(record: GameRecord, out: Path | None) -> tuple[list[str], list[
 def structure_problems(record: GameRecord) -> list[str]:
     """What is wrong with a record before any rule is applied: numbering, dice keys, edits."""
     problems = []
+    if record.format != RECORD_FORMAT:
+        problems.append(f"format: version {record.format} is not one this hexhive reads ({RECORD_FORMAT})")
     seqs = [a.seq for a in record.actions]
     if seqs != list(range(1, len(seqs) + 1)):
         dup = sorted({s for s in seqs if seqs.count(s) > 1})[:5] if len(seqs) < 20000 else []

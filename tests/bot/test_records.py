@@ -53,6 +53,34 @@ async def test_a_roll_that_does_not_follow_from_the_seed_is_reported(core):
     assert any(f"#{rolled.seq}" in p for p in problems)
 
 
+async def test_a_dice_key_not_of_its_stretch_is_reported_even_with_the_keys_left_out(core):
+    """An action's rolls under a key of the forger's choosing (rolled again until they suit) are
+    refused: against the published ``dice_keys``, and, when the record leaves them out, against
+    ``main``, the one key of a line of play that was never rolled back."""
+    from engine.core.dice import Roll, derive, verify_rolls
+
+    for keys_left_out in (False, True):
+        rec = await finished_toy_record(core)
+        assert rec.dice_keys is not None and [k.key for k in rec.dice_keys] == ["main"]
+        if keys_left_out:
+            rec.dice_keys = None
+        rolled = next(a for a in rec.actions if a.rolls)
+        rolled.dice_key = "chosen"
+        rolled.rolls = [Roll(sides=r.sides, value=derive(rec.seed, "chosen", rolled.seq, i, r.sides), why=r.why)
+                        for i, r in enumerate(rolled.rolls)]
+        assert verify_rolls(rec.seed, "chosen", rolled.seq, rolled.rolls)  # the rolls themselves check
+        problems, _ = check_record(rec, None)
+        assert any(f"#{rolled.seq}: its dice key 'chosen' is not the one of that stretch" in p for p in problems), (
+            keys_left_out, problems)
+
+
+async def test_a_record_of_another_format_version_is_refused(core):
+    rec = await finished_toy_record(core)
+    rec.format = 2
+    problems, _ = check_record(rec, None)
+    assert problems == ["format: version 2 is not one this hexhive reads (1)"]
+
+
 async def test_a_seed_that_does_not_match_its_published_hash_is_reported(core):
     rec = await finished_toy_record(core)
     rec.seed_hash = "0" * 64
