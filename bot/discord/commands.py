@@ -260,10 +260,12 @@ def build_mod() -> app_commands.Group:
 
     @mod.command(name="config", description="Set the moderator role and the alerts channel (Manage Server only)")
     @app_commands.describe(role="members with this role may use /mod",
-                           alerts="where clock alerts for moderators are posted")
+                           alerts="where clock alerts for moderators are posted",
+                           clear="take back the role, the alerts channel or both")
     async def config(interaction: discord.Interaction, role: discord.Role | None = None,
-                     alerts: discord.TextChannel | None = None) -> None:
-        await configure(interaction, role, alerts)
+                     alerts: discord.TextChannel | None = None,
+                     clear: Literal["role", "alerts", "both"] | None = None) -> None:
+        await configure(interaction, role, alerts, clear)
 
     return mod
 
@@ -324,12 +326,18 @@ async def refuse_unfit_channel(interaction: discord.Interaction) -> bool:
 
 
 async def configure(interaction: discord.Interaction, role: discord.Role | None,
-                    alerts: discord.TextChannel | None) -> None:
-    """Store the server's moderator role and alerts channel; only members with Manage Server may."""
+                    alerts: discord.TextChannel | None, clear: str | None = None) -> None:
+    """Store the server's moderator role and alerts channel, or ``clear`` them (``role``, ``alerts``
+    or ``both``); only members with Manage Server (or Administrator) may, or see them."""
     hive = hive_of(interaction)
     if interaction.guild_id is None or not (interaction.permissions.manage_guild or interaction.permissions.administrator):
         await hive.delivery.respond(interaction, content="Sorry, only members with Manage Server may set the "
                                     "moderator role or the alerts channel.")
+        return
+    dropped = {"role": (MOD_ROLE_KEY,), "alerts": (ALERTS_KEY,), "both": (MOD_ROLE_KEY, ALERTS_KEY)}.get(clear or "", ())
+    if (role is not None and MOD_ROLE_KEY in dropped) or (alerts is not None and ALERTS_KEY in dropped):
+        await hive.delivery.respond(interaction, content="Sorry, a setting is either set or cleared, not both at "
+                                    "once; nothing was changed.")
         return
     store = hive.core.store
     key = guild_key(interaction.guild_id)
@@ -339,7 +347,9 @@ async def configure(interaction: discord.Interaction, role: discord.Role | None,
             settings[MOD_ROLE_KEY] = str(role.id)
         if alerts is not None:
             settings[ALERTS_KEY] = str(alerts.id)
-        if role is not None or alerts is not None:
+        for k in dropped:
+            settings.pop(k, None)
+        if role is not None or alerts is not None or dropped:
             await store.set_place_settings(key, settings)
     role_text = f"<@&{settings[MOD_ROLE_KEY]}>" if MOD_ROLE_KEY in settings else "none (Manage Server only)"
     alerts_text = f"<#{settings[ALERTS_KEY]}>" if ALERTS_KEY in settings else "none (alerts go to the game's thread)"

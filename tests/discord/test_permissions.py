@@ -174,3 +174,35 @@ async def test_two_mod_configs_at_once_keep_both_settings(core):
                          configure(interaction(), None, SimpleNamespace(id=6)))
     settings = await core.store.place_settings(guild_key(1000))
     assert (settings.get(MOD_ROLE_KEY), settings.get(ALERTS_KEY)) == ("5", "6"), (settings, said)
+
+
+async def test_mod_config_clears_the_role_or_the_alerts_channel(core):
+    """A moderator role or alerts channel set by mistake could only be replaced, never taken back."""
+    from types import SimpleNamespace
+
+    from bot.discord.commands import configure
+    from bot.discord.convert import ALERTS_KEY, MOD_ROLE_KEY, guild_key
+
+    said: list[str] = []
+
+    async def respond(interaction, content):  # noqa: ANN001, ANN202
+        said.append(content)
+
+    hive = SimpleNamespace(core=core, delivery=SimpleNamespace(respond=respond))
+    it = SimpleNamespace(guild_id=1000, client=SimpleNamespace(hive=hive),
+                         permissions=SimpleNamespace(manage_guild=True, administrator=False))
+
+    async def settings():  # noqa: ANN202
+        s = await core.store.place_settings(guild_key(1000))
+        return s.get(MOD_ROLE_KEY), s.get(ALERTS_KEY)
+
+    await configure(it, SimpleNamespace(id=5), SimpleNamespace(id=6))
+    assert await settings() == ("5", "6")
+    await configure(it, SimpleNamespace(id=7), None, "role")
+    assert await settings() == ("5", "6") and "nothing was changed" in said[-1]
+    await configure(it, None, None, "role")
+    assert await settings() == (None, "6") and said[-1].startswith("Moderator role: none")
+    await configure(it, SimpleNamespace(id=8), None, "alerts")
+    assert await settings() == ("8", None) and "Alerts channel: none" in said[-1]
+    await configure(it, None, None, "both")
+    assert await settings() == (None, None)
