@@ -1,8 +1,9 @@
 # hexhive in a container: the bot on Discord, its database on a volume.
 #   docker build -t hexhive .
-#   docker run -d --name hexhive --restart on-failure -v hexhive-data:/data \
+#   docker run -d --name hexhive --restart on-failure:10 -v hexhive-data:/data \
 #       -e HEXHIVE_DISCORD_TOKEN=... hexhive
-# A refused token exits with status 2 (see docs/discord-setup.md, "Running it as a service").
+# A refused token exits with status 2, which Docker retries too, hence the limit of 10 tries
+# (see docs/discord-setup.md, "Running it as a service").
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -26,7 +27,8 @@ RUN pip install --no-compile -e . \
 USER hexhive
 VOLUME ["/data"]
 
-# Healthy while the bot writes its heartbeat (every minute once connected to Discord).
+# Healthy while the bot writes its heartbeat (every minute from its first connection to Discord on,
+# also while it reconnects: it says the bot runs, not that Discord reaches it).
 HEALTHCHECK --interval=60s --timeout=10s --start-period=120s --retries=3 CMD ["hexhive", "health"]
 
 STOPSIGNAL SIGTERM
