@@ -382,7 +382,8 @@ class Opponent:
             return self.hinted[key]
         info = await information(self.core, g, seat)
         raw, stats = await self._compute(hint_job, g.rules.name, info.model_dump_json(),
-                                         seed_for(g.row.seed, key[2], "hint:" + seat), SAFETY_SECONDS[HINT_LEVEL],
+                                         decision_seed(g.row.seed, g.dice_key, key[2], "hint:" + seat),
+                                         SAFETY_SECONDS[HINT_LEVEL],
                                          background=False)
         hint = self.hinted[key] = (raw, stats)
         while len(self.hinted) > HINTS_KEPT:

@@ -816,6 +816,37 @@ async def test_a_hint_whose_game_was_rolled_back_meanwhile_is_refused_with_a_req
     assert await store.hints(g.id) == []
 
 
+async def test_a_hints_seed_on_a_rolled_back_branch_takes_the_branchs_secret_dice_key(store, monkeypatch):
+    """As the bot's own decisions: once a finished game's seed is posted and the game is rolled back,
+    a hint drawn from the seed alone (a mixed choice, say) would be foreseeable."""
+    from bot.opponent import decision_seed
+    from engine.ai import seed_for
+    from tests.support.table import open_table, play_toy
+
+    core = make_core(store)
+    core.opponent.executor = Inline()
+    g, _say = await open_table(core, "console:#t", "game:toy pile:9 hints:on")
+    await play_toy(core, g.id, 3)
+    await core.handle_line("mod", "console:#t", f"/mod rollback to:1 game:{g.id} confirm:yes reason:again",
+                           is_moderator=True)
+    g = core.live[g.id]
+    assert g.row.branch == 2 and g.dice_key != "main"
+    seeds: list[str] = []
+    real = core.opponent._compute
+
+    async def compute(fn, game, info, seed, *rest, **kw):  # type: ignore[no-untyped-def]
+        seeds.append(seed)
+        return await real(fn, game, info, seed, *rest, **kw)
+
+    monkeypatch.setattr(core.opponent, "_compute", compute)
+    seat = g.pending()[0].seat
+    user = g.user_of(seat)
+    replies = await core.handle_line(user, f"dm:{user}", f"/game hint game:{g.id}")
+    assert replies and seeds, replies
+    assert seeds == [decision_seed(g.row.seed, g.dice_key, g.seq, "hint:" + seat)]
+    assert seeds[0] != seed_for(g.row.seed, g.seq, "hint:" + seat)
+
+
 class Hung(Executor):
     """A worker pool whose worker never answers (a job caught in a loop)."""
 
