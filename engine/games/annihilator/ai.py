@@ -820,7 +820,8 @@ class AnnihilatorAI(GameAI):
 POSTURES: tuple[tuple[float, float, float], ...] = (GANG, (2.0, 1.0, 0.5), (4.0, 3.0, 1.0))
 """``hard``'s postures of the Annihilator's movement, as the odds its Security Robots gang up for
 (``GANG``'s most, least and urgent): the bot's own first, then a bolder one (in at 1-1, for 2-1)
-and a more careful one (in at 3-1 only, 1-1 against Marines with a charge near a firing spot)."""
+and a more careful one (in at 3-1, for up to 4-1, and 1-1 against Marines with a charge near a
+firing spot)."""
 POSTURE_SAMPLES = 16
 """Rollouts a posture at each move where the postures disagree, on common random numbers."""
 

@@ -11,8 +11,8 @@
   the enemy god as 3.3 allows.
 - Playout policy: in movement a random Child still to move takes the move that brings it
   nearest the enemy god (moves are tried on the position itself, so Blades' lines, faults and
-  stacking are the game's own), with a bonus for a combat it almost surely wins; about one turn
-  in eight ends early; combats are fought in order;
+  stacking are the game's own), with a bonus for a combat it almost surely wins; the movement
+  ends early with a chance of 12% at each move; combats are fought in order;
   the set-up takes ``place_all``; inside playouts secret aspects are uniform (cheap), at the
   bot's real decisions they come from the round's equilibrium (below).
 - Secret choices (8.2 combat rounds, 10.4 accosts): the round is a matrix game. Its payoff for
@@ -478,7 +478,8 @@ class HardOneWorldAI(OneWorldAI):
 
 PLAN_ENDS = 2
 """Plans a candidate move: the rest of the movement by the ordering's first move each time, and
-as the playout policy plays it (a Child drawn at random, one time in eight an early end)."""
+as the playout policy plays it (a Child drawn at random, an early end with a chance of 12% at
+each move)."""
 PLAN_SAMPLES = 12
 """Rollouts a plan: 8 candidates x 2 plans x 12 = 192 rollouts a decision, some 1.1 s of processor
 time (the p95 of ``hard``'s decisions; docs/ai-measurements.md, "OneWorld `hard`: whole plans of its
