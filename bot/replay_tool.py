@@ -52,7 +52,10 @@ def check_record(record: GameRecord, out: Path | None) -> tuple[list[str], list[
     rules = rules_for(record.config)
     problems: list[str] = []
     notes: list[str] = []
-    if record.seed is None:
+    if record.seed is None and record.status == "over":
+        problems.append("seed: the game is over but its record does not publish the dice seed, so its "
+                        "rolls cannot be checked (the bot publishes it at the end)")
+    elif record.seed is None:
         notes.append("note: the dice seed is not published yet (the game is not over), so the rolls are "
                      "replayed as recorded but not checked against the seed")
     elif seed_hash(record.seed) != record.seed_hash:

@@ -74,6 +74,15 @@ async def test_a_dice_key_not_of_its_stretch_is_reported_even_with_the_keys_left
             keys_left_out, problems)
 
 
+async def test_a_finished_record_without_its_seed_is_refused_not_only_noted(core):
+    """Leaving the seed out of a finished game's record skipped every roll's check with a note that
+    the game was not over."""
+    rec = await finished_toy_record(core)
+    rec.seed = None
+    problems, _ = check_record(rec, None)
+    assert any("the game is over but its record does not publish the dice seed" in p for p in problems), problems
+
+
 async def test_a_record_of_another_format_version_is_refused(core):
     rec = await finished_toy_record(core)
     rec.format = 2
