@@ -27,7 +27,7 @@ from bot.keyed import KeyedLocks
 from bot.live import SNAPSHOT_EVERY, Live, load_live
 from bot.opponent import Opponent
 from bot.parsing import ParseError, check_args, parse_command, parse_int
-from bot.records import commitment, dumps
+from bot.records import commitment, dumps, key_announced
 from bot.replies import MAX_BUTTONS, Button, Command, Reply
 from bot.store import COMMITTED, GameRow, Store
 from engine.core.dice import SeededDice
@@ -135,13 +135,14 @@ class Core:
             if len(info) < 2 or len(key) > 17:
                 continue
             now = self.now()
+            fresh = "k" + secrets.token_hex(16)
             async with self.store.transaction():
-                new = await self.store.fork(row.id, row.branch, info[row.branch]["length"],
-                                            "k" + secrets.token_hex(16), "dice key renewed", now)
+                new = await self.store.fork(row.id, row.branch, info[row.branch]["length"], fresh, "dice key renewed", now)
                 settings = row.settings_dict | {"seed_published": True}
                 await self.store.update_game(row.id, now, settings=json.dumps(settings))
                 await self.store.add_modlog(row.id, "hexhive", f"renewed the dice key of game #{row.id}: branch "
-                                            f"{row.branch} goes on as branch {new} with a fresh, secret key",
+                                            f"{row.branch} goes on as branch {new} with a fresh, secret key, "
+                                            f"{key_announced(fresh)}",
                                             "a key made before keys were kept secret in play", now)
             log.warning("game #%s: dice key renewed (branch %s -> %s)", row.id, row.branch, new)
 

@@ -17,6 +17,7 @@ from bot.answers import Refusal, private
 from bot.lifecycle import Handler, finish
 from bot.live import Live, load_live
 from bot.parsing import ParseError, escape_markdown, parse_int
+from bot.records import key_announced
 from bot.replies import Command, Reply
 
 if TYPE_CHECKING:
@@ -140,7 +141,7 @@ async def rollback(core: Core, cmd: Command) -> list[Reply]:
             return await _log_and_post(
                 core, g.id, row.place, cmd.user,
                 f"rolled game #{g.id} back to action {to}, now branch {new} (branch {old} is kept; /mod restore branch:{old} "
-                f"brings it back; dice from here on come from a fresh key)", reason, extra)
+                f"brings it back; dice from here on come from a fresh key, {key_announced(key)})", reason, extra)
 
 
 def _check_undecided(g: Live, where: str, instead: str) -> None:
@@ -171,9 +172,10 @@ async def restore(core: Core, cmd: Command) -> list[Reply]:
         # Once the seed was posted (a finished game rolled back), every key the branch may roll with could be
         # known (`main`, or a key published with the seed): its line goes on from a new branch with a fresh key.
         fresh_key = bool(g.row.settings_dict.get("seed_published"))
+        key = "k" + secrets.token_hex(16)
         async with core.changing(g):
             if fresh_key:
-                new = await core.store.fork(g.id, branch, lengths[branch], "k" + secrets.token_hex(16),
+                new = await core.store.fork(g.id, branch, lengths[branch], key,
                                             f"restore of branch {branch} by {cmd.user}", now)
             else:
                 await core.store.update_game(g.id, now, branch=branch)
@@ -186,7 +188,7 @@ async def restore(core: Core, cmd: Command) -> list[Reply]:
             what = f"restored branch {branch} of game #{g.id}"
             if fresh_key:
                 what += (f", as branch {new} (its seed was published when the game ended, so its dice from here "
-                         "on come from a fresh key)")
+                         f"on come from a fresh key, {key_announced(key)})")
             return await _log_and_post(core, g.id, row.place, cmd.user, what, cmd.args.get("reason", ""), extra)
 
 

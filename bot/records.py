@@ -77,6 +77,18 @@ class GameRecord(BaseModel):
     """Hints asked (absent in older records and games without ``hints:on``)."""
 
 
+def key_hash(key: str) -> str:
+    """What a fresh dice key's announcement shows: the first 16 hex digits of its sha256, posted in
+    the game's thread when a rollback (or restore, or renewal) starts it, while the key stays
+    secret; ``hexhive replay`` holds a record's keys to their announcements."""
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def key_announced(key: str) -> str:
+    """The words that announce a fresh dice key in the moderation log and the thread."""
+    return f"dice key sha256 {key_hash(key)}"
+
+
 def commitment(nonce: str, action: Action) -> str:
     """The public hash of a sealed choice: sha256 of ``nonce:action-json``."""
     return hashlib.sha256(f"{nonce}:{action.model_dump_json()}".encode()).hexdigest()

@@ -74,6 +74,47 @@ async def test_a_dice_key_not_of_its_stretch_is_reported_even_with_the_keys_left
             keys_left_out, problems)
 
 
+async def test_a_dice_key_change_no_rollback_announced_is_refused(core):
+    """With the seed published, a forger could start a key of their own at any action (one found to
+    give the rolls they want) and list it in ``dice_keys``: a key is taken only as announced, by its
+    hash, in the moderation log (and the thread) of the rollback that started it."""
+    from bot.records import DiceKey
+    from engine.core.dice import Roll, derive
+
+    rec = await finished_toy_record(core)
+    rolled = next(a for a in rec.actions if a.rolls and a.seq > 1)
+    rec.dice_keys = [DiceKey(from_seq=1, key="main"), DiceKey(from_seq=rolled.seq, key="kchosen")]
+    for a in rec.actions[rolled.seq - 1:]:
+        a.dice_key = "kchosen"
+        a.rolls = [Roll(sides=r.sides, value=derive(rec.seed, "kchosen", a.seq, i, r.sides), why=r.why)
+                   for i, r in enumerate(a.rolls)]
+        a.events = []  # left out, as a forger may
+    rec.outcome = None
+    problems, _ = check_record(rec, None)
+    assert any(f"the key from #{rolled.seq} was announced by no rollback" in p for p in problems), problems
+
+
+async def test_a_finished_game_rolled_back_and_played_on_replays_with_its_keys_announced(core):
+    from bot.records import key_announced
+
+    rec = await finished_toy_record(core)
+    gid = rec.game_id
+    r = await core.handle_line("mod", "console:#t", f"/mod rollback to:2 game:{gid} confirm:yes reason:retry",
+                               is_moderator=True)
+    assert "dice key sha256 " in r[0].text, r[0].text  # announced in the thread
+    while gid in core.live:
+        g = core.live[gid]
+        p = g.pending()[0]
+        a = g.rules.legal_actions(g.state, p.seat)[0]
+        await core.handle_line(g.user_of(p.seat), "console:#t", a.text() + f" game:{gid}")
+    r = await core.handle_line("alice", "console:#t", f"/game export game:{gid}")
+    again = GameRecord.model_validate_json(r[0].file_text)
+    assert again.dice_keys is not None and len(again.dice_keys) == 2
+    fresh = again.dice_keys[1]
+    problems, notes = check_record(again, None)
+    assert problems == [] and any(key_announced(fresh.key) in n for n in notes), (problems, notes)
+
+
 async def test_a_finished_record_without_its_seed_is_refused_not_only_noted(core):
     """Leaving the seed out of a finished game's record skipped every roll's check with a note that
     the game was not over."""
