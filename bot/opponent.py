@@ -375,12 +375,15 @@ class Opponent:
 
     async def _hint_of(self, g: Live, seat: str) -> tuple[str, dict[str, Any]]:
         """The hint for ``seat`` in the game's present position: kept, or worked out in the worker. Both
-        the seat's information and the seed are those of (branch, action number), so it is kept by them."""
-        key = (g.id, g.row.branch, g.seq, seat)
+        the seat's information and the seed are those of (branch, the number of actions the seat may
+        see), so it is kept by them: the other side's sealed steps meanwhile (3.03 picks) change neither
+        the hint nor how soon it comes, which would tell that they were taken."""
+        branch = g.row.branch
+        info = await information(self.core, g, seat, seen_only=True)
+        key = (g.id, branch, info.action_no, seat)
         if key in self.hinted:
             self.hinted.move_to_end(key)
             return self.hinted[key]
-        info = await information(self.core, g, seat)
         raw, stats = await self._compute(hint_job, g.rules.name, info.model_dump_json(),
                                          decision_seed(g.row.seed, g.dice_key, key[2], "hint:" + seat),
                                          SAFETY_SECONDS[HINT_LEVEL],
@@ -397,8 +400,10 @@ def _still(g: Live, seat: str, user: str, at: tuple[int, int]) -> bool:
             and g.user_of(seat) == user)
 
 
-async def information(core: Core, g: Live, seat: str) -> Information:
+async def information(core: Core, g: Live, seat: str, seen_only: bool = False) -> Information:
     """``seat``'s ``Information`` from the store's record: a choice still sealed is sealed to it.
+    ``seen_only`` (a hint's): its ``action_no`` counts only the actions the seat may see, not the
+    other side's steps still sealed.
 
     What it costs does not grow with the game: when nothing is sealed from the seat, no action is
     read (its checkpoint is the game's position); otherwise only the actions after the newest
@@ -412,10 +417,11 @@ async def information(core: Core, g: Live, seat: str) -> Information:
     branch, seq, current = g.row.branch, g.seq, g.state
     sealed = [(s, who) for s, who in await core.store.sealed(g.id, branch) if s.seq <= seq]
     hidden = [s.seq for s, who in sealed if who != seat]
+    number = seq - len(hidden) if seen_only else seq
     setup = [Roll.model_validate(r) for r in json.loads(g.row.setup_rolls)]
     if not hidden:
         info = await asyncio.to_thread(observe, type(g.rules)(), g.config, setup, [], seat, lambda _: current)
-        return info.model_copy(update={"action_no": seq})
+        return info.model_copy(update={"action_no": number})
     snap = await core.store.snapshot_upto(g.id, branch, min(hidden) - 1)
     start = snap[0] if snap is not None else 0
     rows = await core.store.actions(g.id, branch, upto=seq, after=start)
@@ -425,9 +431,9 @@ async def information(core: Core, g: Live, seat: str) -> Information:
         rows = await core.store.actions(g.id, branch, upto=seq)
         steps = [(a.seq, _entry(a, a.seq in sealed_seqs)) for a in rows]
         info = await asyncio.to_thread(observe, type(g.rules)(), g.config, setup, _without_takebacks(steps), seat)
-        return info.model_copy(update={"action_no": seq})
+        return info.model_copy(update={"action_no": number})
     info = await asyncio.to_thread(_observe_from, type(g.rules)(), g.config, setup, snap, [e for _, e in steps], seat)
-    return info.model_copy(update={"action_no": seq})
+    return info.model_copy(update={"action_no": number})
 
 
 def _entry(a: Any, sealed: bool) -> LogEntry:

@@ -658,6 +658,31 @@ async def test_3_03_a_hint_during_secret_army_picks_tells_no_one_how_many_picks_
         assert all(h["after_seq"] <= listed for h in record["hints"] or []), (who, record["hints"], listed)
 
 
+async def test_3_03_a_hint_asked_again_after_a_secret_pick_of_the_other_side_is_the_same_and_as_soon(store):
+    """3.03: asked again after bob's secret pick, alice's hint was worked out anew (a new seed and a
+    longer wait), where with nothing taken it came at once from what was kept: that told her bob had
+    picked. Her position is the same, so is her hint, kept by what she may see."""
+    from tests.support.table import open_table
+
+    core = make_core(store)
+    executor = Recording()
+    core.opponent.executor = executor
+    g, say = await open_table(core, "console:#t", "game:chitin scenario:basic hints:on")
+
+    async def hint() -> str:
+        replies = await core.handle_line("alice", "dm:alice", f"/game hint game:{g.id}")
+        return next(r.text for r in replies if r.to == "private")
+
+    first = await hint()
+    assert first.startswith(f"Hint for game #{g.id}") and len(executor.jobs) == 1, first
+    await core.handle_line("bob", "dm:bob", f"/pick kind:GT3 game:{g.id}")
+    assert await hint() == first
+    assert len(executor.jobs) == 1, "worked out anew after bob's secret pick"
+    await core.handle_line("alice", "dm:alice", f"/pick kind:GT3 game:{g.id}")
+    await hint()
+    assert len(executor.jobs) == 2  # her own pick is a new position
+
+
 class Recording(Inline):
     """Runs each job at once and keeps what it was given (the worker's only input)."""
 
@@ -843,8 +868,9 @@ async def test_a_hints_seed_on_a_rolled_back_branch_takes_the_branchs_secret_dic
     user = g.user_of(seat)
     replies = await core.handle_line(user, f"dm:{user}", f"/game hint game:{g.id}")
     assert replies and seeds, replies
-    assert seeds == [decision_seed(g.row.seed, g.dice_key, g.seq, "hint:" + seat)]
-    assert seeds[0] != seed_for(g.row.seed, g.seq, "hint:" + seat)
+    seen = g.seq - len([s for s, who in await store.sealed(g.id, g.row.branch) if who != seat])
+    assert seeds == [decision_seed(g.row.seed, g.dice_key, seen, "hint:" + seat)]
+    assert seeds[0] != seed_for(g.row.seed, seen, "hint:" + seat)
 
 
 class Hung(Executor):
