@@ -102,6 +102,8 @@ class Core:
         """One lock a game, kept by id: a rollback that replaces the in-memory game keeps its lock."""
         self.internal_errors: deque[str] = deque(maxlen=200)
         self.damaged: dict[int, str] = {}
+        self.damaged_rows: dict[int, GameRow] = {}
+        """The rows of the damaged games: who may be told that one is (``visible``)."""
         """Games kept out of play because their log is damaged, with what is wrong."""
         self.unloaded: dict[int, GameRow] = {}
         """Games in play not loaded into memory yet (start-up loads them in the background)."""
@@ -189,6 +191,7 @@ class Core:
         except Exception as exc:
             log.exception("game #%s cannot be loaded", gid)
             self.damaged[gid] = f"its log does not replay ({type(exc).__name__})"
+            self.damaged_rows[gid] = row
         finally:
             del self._loading[gid]
             done.set_result(None)
@@ -224,6 +227,8 @@ class Core:
         self.damaged = await self.store.damaged_games()
         for gid, problem in self.damaged.items():
             log.error("game #%s is damaged: %s; restore the database from a backup", gid, problem)
+            if (damaged := await self.store.game(gid)) is not None:
+                self.damaged_rows[gid] = damaged
         await self._renew_exposed_keys()
         for row in await self.store.games("status IN ('invited', 'active', 'paused')"):
             if row.id not in self.damaged and row.id not in self.live:
@@ -310,11 +315,13 @@ class Core:
         if "game" not in cmd.args:
             return None
         gid = parse_int(cmd.args["game"], "game", 1, MAX_GAME_ID)
-        self._check_damaged(gid)
+        self._check_damaged(gid, cmd)
         return gid
 
-    def _check_damaged(self, gid: int) -> None:
-        if gid in self.damaged:
+    def _check_damaged(self, gid: int, cmd: Command) -> None:
+        """A damaged game's refusal says what is wrong, to those who may find the game; anyone else
+        is answered by the command's own lookup, as for a number never used."""
+        if gid in self.damaged and (row := self.damaged_rows.get(gid)) is not None and visible(row, cmd):
             raise Refusal(f"game #{gid} cannot be played: {self.damaged[gid]}. A moderator can restore the "
                           "database from a backup (hexhive db backup); nothing was changed")
 
@@ -336,7 +343,7 @@ class Core:
         if len(here) == 1:
             return here[0]
         if not here:
-            self._check_thread(cmd.place, statuses)
+            self._check_thread(cmd, statuses)
         mine = [g for g in self.live.values() if cmd.user in g.seats.values() and g.row.status in statuses]
         if len(here) > 1:
             mine = [g for g in here if cmd.user in g.seats.values()] or here
@@ -347,14 +354,14 @@ class Core:
         ids = ", ".join(f"#{g.id}" for g in mine)
         raise Refusal(f"you are in several games ({ids}); add game:ID to say which")
 
-    def _check_thread(self, place: str, statuses: tuple[str, ...]) -> None:
+    def _check_thread(self, cmd: Command, statuses: tuple[str, ...]) -> None:
         """In a game's own thread, with that game not in a state the command needs, a refusal naming
         it: the command is never taken for one of the asker's games elsewhere (``game:N`` names one)."""
-        known = self.places.get(place)
+        known = self.places.get(cmd.place)
         if known is None:
             return
         gid, ended = known
-        self._check_damaged(gid)
+        self._check_damaged(gid, cmd)
         g = self.live.get(gid)
         row = g.row if g is not None else self.unloaded.get(gid)
         status = row.status if row is not None else ended or "gone"

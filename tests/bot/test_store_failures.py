@@ -255,3 +255,30 @@ def test_fuzzed_crafted_records_get_a_clear_answer(tmp_path_factory, data):
     if kind in ("seq", "drop", "duplicate", "dice_key", "seed") and json.dumps(rec) != json.dumps(_RECORD) \
             and not dropped_last:
         assert code != 0, (kind, text)
+
+
+async def test_a_damaged_game_is_as_unknown_to_a_stranger_as_a_number_never_used(tmp_path):
+    """A damaged game's refusal, which says why it cannot be played, was given before the check of who
+    may find it: a member of another server learnt that the number exists, and what is wrong with it."""
+    from bot.replies import Command
+
+    db, gid = await _played(tmp_path)
+    c = sqlite3.connect(db)
+    c.execute("DELETE FROM actions WHERE seq = 5")
+    c.commit()
+    c.close()
+    store = await Store.open(db)
+    try:
+        core = make_core(store)
+        await core.start()
+        assert gid in core.damaged
+
+        async def ask(n: int, user: str = "mallory", community: str = "guild:2") -> str:
+            cmd = Command(user=user, place="9000", name="game log", args={"game": str(n)}, community=community)
+            return (await core.handle(cmd))[0].text
+
+        said = await ask(gid)
+        assert "cannot be played" not in said and said == (await ask(999)).replace("999", str(gid)), said
+        assert "cannot be played" in await ask(gid, "alice", "console")  # a player of it is told why
+    finally:
+        await store.close()
