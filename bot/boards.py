@@ -163,9 +163,19 @@ _POOLS: dict[bool, ProcessPoolExecutor] = {}
 waits on, hints and replay animations (False)."""
 
 
+REPLAYS_AT_ONCE = 3
+"""Replay animations drawn or waiting for the members' worker at once; one more is refused until one
+is done, so a member's hint never waits behind more than these."""
+
+
 def replay_in_progress(game_id: int) -> bool:
     """Whether a replay animation of this game is being drawn right now."""
     return game_id in _DRAWING
+
+
+def replays_full() -> bool:
+    """Whether ``REPLAYS_AT_ONCE`` replay animations are being drawn or wait for the worker."""
+    return len(_DRAWING) >= REPLAYS_AT_ONCE
 
 
 def replay_views_of(config_json: str, setup_rolls: str, actions: list[tuple[str, str, str]]) -> list[View]:

@@ -413,10 +413,12 @@ async def replay(core: Core, cmd: Command) -> list[Reply]:
     row = (await core.find_any(cmd)).row
     if row.status in ("invited", "declined"):
         raise _refuse(f"game #{row.id} has not begun, so there is nothing to replay")
-    from bot.boards import replay_in_progress
+    from bot.boards import replay_in_progress, replays_full
 
     if replay_in_progress(row.id):
         raise _refuse(f"a replay of game #{row.id} is being drawn right now; it will be posted shortly")
+    if replays_full():
+        raise _refuse("several replays are being drawn right now; ask again in a minute, nothing was changed")
     text = f"Game #{row.id}, phase by phase."
     if not cmd.community or cmd.community != row.community:
         # Never post into another community's thread: the asker (a player) gets it privately.

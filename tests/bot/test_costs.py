@@ -134,6 +134,24 @@ async def test_the_replay_animation_is_capped_cached_and_refused_while_drawn(cor
         boards._DRAWING.discard(gid)
 
 
+async def test_replays_asked_while_the_members_worker_draws_several_wait_for_it(core):
+    """Replays of many games, asked one after another, each queued a drawing on the one worker that
+    also works out members' hints: every hint and replay on every server waited behind them."""
+    from bot import boards
+
+    gid = await _long_game(core, 12)
+    others = [10_001 + n for n in range(boards.REPLAYS_AT_ONCE)]
+    boards._DRAWING.update(others[:-1])
+    try:
+        r = await core.handle_line("alice", "console:#t", f"/game replay game:{gid}")
+        assert "being drawn" not in r[0].text and r[0].animation, r[0].text  # room for one more
+        boards._DRAWING.add(others[-1])
+        r = await core.handle_line("alice", "console:#t", f"/game replay game:{gid}")
+        assert r[0].to == "private" and not r[0].animation and "ask again in a minute" in r[0].text, r[0].text
+    finally:
+        boards._DRAWING.difference_update(others)
+
+
 async def _very_long_game(core: Core, actions: int) -> int:
     """A toy game kept going past its pile by a moderator's edits, to ``actions`` actions."""
     gid = await _long_game(core, 10)
