@@ -110,23 +110,3 @@ def test_turn_limit_option_scores_the_game_when_reached() -> None:
     s, ev = act(s, "Red", "done")
     out = RULES.outcome(s)
     assert out is not None and out.winner == "Blue" and "limit" in out.reason
-
-
-def test_4_05_the_first_off_option_takes_on_or_off_and_refuses_anything_else() -> None:
-    """A mistyped value (``first_off:maybe``) was taken silently as off, the 4.04 endgame."""
-    import pytest
-
-    from engine.core.errors import BadArguments
-    from engine.core.protocol import GameConfig
-
-    def first_off(value: object) -> bool:
-        cfg = GameConfig(game="chitin", scenario="intermediate", options={"first_off": value})
-        s = RULES.setup(cfg, FixedDice([3, 1] * 4))
-        assert isinstance(s, State)
-        return s.first_off
-
-    assert [first_off(v) for v in ("on", "Yes", "true", True, "1")] == [True] * 5
-    assert [first_off(v) for v in ("off", "no", "False", False, "0")] == [False] * 5
-    for bad in ("maybe", "onn", "2"):
-        with pytest.raises(BadArguments, match=rf"first_off takes on or off \(rule 4.05\), not '{bad}'"):
-            first_off(bad)

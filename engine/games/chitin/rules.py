@@ -25,9 +25,6 @@ OPTIONS = {
     "first_off": "the 'first off' endgame of rule 4.05 instead of 4.04 (advanced scenarios)",
     "combat": "crt (the Combat Results Table, rule 7.06) or dice (step-reduction dice in place of the table)",
 }
-ON = frozenset({"on", "yes", "true", "1", "y"})
-OFF = frozenset({"off", "no", "false", "0", "n", ""})
-"""The words an on/off option takes, in any case."""
 
 _CACHE: OrderedDict[tuple[str, str], list[Action]] = OrderedDict()
 _ACTIONS: dict[tuple[str, tuple[tuple[str, str | int], ...]], Action] = {}
@@ -78,10 +75,7 @@ class Chitin(GameRules):
             raise BadArguments("turn_limit must be a whole number of game turns, like 8") from None
         if limit < 0:
             raise BadArguments("turn_limit must be 0 (no limit) or more")
-        said = str(config.options.get("first_off", "off")).strip().lower()
-        if said not in ON | OFF:
-            raise BadArguments(f"first_off takes on or off (rule 4.05), not '{config.options['first_off']}'")
-        first_off = said in ON
+        first_off = str(config.options.get("first_off", "false")).lower() in ("1", "true", "yes", "on")
         combat = str(config.options.get("combat", "crt")).lower()
         if combat not in ("crt", "dice"):
             raise BadArguments(f"combat must be 'crt' or 'dice', not '{combat}'")
