@@ -75,6 +75,10 @@ BUTTON_SECRET_KEY = "hexhive:button-secret"
 """The place_settings row holding ``Core.button_secret`` (no channel or server has such a name)."""
 
 
+KEYS_ANNOUNCED = "store:keys-announced"
+"""The store's note that every dice key made before rollbacks announced them has been announced."""
+
+
 class Core:
     """Takes commands, runs them against the store and the engine, returns replies."""
 
@@ -120,6 +124,21 @@ class Core:
         self._button_secret: str | None = None
         self._button_lock = asyncio.Lock()
 
+    async def _announce_old_keys(self) -> None:
+        """Dice keys made before rollbacks announced them (by hash, from their first action): each is
+        announced once in its game's moderation log, so ``hexhive replay`` takes it; a key is fixed in
+        the store from its branch's creation, so a late announcement tells nothing false."""
+        if (await self.store.place_settings(KEYS_ANNOUNCED)).get("done"):
+            return
+        now = self.now()
+        async with self.store.transaction():
+            for gid, branch, fork_seq, key in await self.store.keyed_branches():
+                said = key_announced(key, fork_seq + 1)
+                if not any(said in m["what"] for m in await self.store.modlog(gid)):
+                    await self.store.add_modlog(gid, "hexhive", f"announced the dice key of branch {branch}: {said}",
+                                                "a key made before rollbacks announced their keys", now)
+            await self.store.set_place_settings(KEYS_ANNOUNCED, {"done": True})
+
     async def _renew_exposed_keys(self) -> None:
         """Games rolled back before dice keys were kept secret in play: their key was in every export
         (16 hex digits), and if the game had ended first, its seed was posted too, so their rolls could be
@@ -144,7 +163,7 @@ class Core:
                 await self.store.update_game(row.id, now, settings=json.dumps(settings))
                 await self.store.add_modlog(row.id, "hexhive", f"renewed the dice key of game #{row.id}: branch "
                                             f"{row.branch} goes on as branch {new} with a fresh, secret key, "
-                                            f"{key_announced(fresh)}",
+                                            f"{key_announced(fresh, info[row.branch]['length'] + 1)}",
                                             "a key made before keys were kept secret in play", now)
             log.warning("game #%s: dice key renewed (branch %s -> %s)", row.id, row.branch, new)
 
@@ -230,6 +249,7 @@ class Core:
             if (damaged := await self.store.game(gid)) is not None:
                 self.damaged_rows[gid] = damaged
         await self._renew_exposed_keys()
+        await self._announce_old_keys()
         for row in await self.store.games("status IN ('invited', 'active', 'paused')"):
             if row.id not in self.damaged and row.id not in self.live:
                 self.unloaded[row.id] = row

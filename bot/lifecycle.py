@@ -693,5 +693,7 @@ async def dice_keys(core: Core, game_id: int, branch: int) -> list[DiceKey]:
         b = info[b]["parent_branch"]
     keys = [DiceKey(from_seq=1, key=chain[-1]["dice_key"])] if chain else []
     for br in reversed(chain[:-1]):
+        if keys and keys[-1].from_seq == br["fork_seq"] + 1:
+            keys.pop()  # a fork with no action of its own before the next (a rollback, then a renewal)
         keys.append(DiceKey(from_seq=br["fork_seq"] + 1, key=br["dice_key"]))
     return keys

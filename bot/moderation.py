@@ -141,7 +141,7 @@ async def rollback(core: Core, cmd: Command) -> list[Reply]:
             return await _log_and_post(
                 core, g.id, row.place, cmd.user,
                 f"rolled game #{g.id} back to action {to}, now branch {new} (branch {old} is kept; /mod restore branch:{old} "
-                f"brings it back; dice from here on come from a fresh key, {key_announced(key)})", reason, extra)
+                f"brings it back; dice from here on come from a fresh key, {key_announced(key, to + 1)})", reason, extra)
 
 
 def _check_undecided(g: Live, where: str, instead: str) -> None:
@@ -188,7 +188,7 @@ async def restore(core: Core, cmd: Command) -> list[Reply]:
             what = f"restored branch {branch} of game #{g.id}"
             if fresh_key:
                 what += (f", as branch {new} (its seed was published when the game ended, so its dice from here "
-                         f"on come from a fresh key, {key_announced(key)})")
+                         f"on come from a fresh key, {key_announced(key, lengths[branch] + 1)})")
             return await _log_and_post(core, g.id, row.place, cmd.user, what, cmd.args.get("reason", ""), extra)
 
 

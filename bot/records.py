@@ -84,9 +84,10 @@ def key_hash(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
-def key_announced(key: str) -> str:
-    """The words that announce a fresh dice key in the moderation log and the thread."""
-    return f"dice key sha256 {key_hash(key)}"
+def key_announced(key: str, from_seq: int) -> str:
+    """The words that announce a fresh dice key, and the action its dice start at, in the moderation
+    log and the thread."""
+    return f"dice key sha256 {key_hash(key)} from action {from_seq}"
 
 
 def commitment(nonce: str, action: Action) -> str:

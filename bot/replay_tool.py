@@ -69,8 +69,8 @@ def check_record(record: GameRecord, out: Path | None) -> tuple[list[str], list[
     # rolled back (``main`` throughout): otherwise each action could name a key of its own choosing.
     listed = record.dice_keys if record.dice_keys is not None or record.seed is None else [DiceKey(from_seq=1, key="main")]
     keys = sorted(((k.from_seq, k.key) for k in listed or []), reverse=True)
-    notes += [f"note: from #{start} the dice come from the key announced in the game's thread as "
-              f"'{key_announced(key)}' (compare it there)" for start, key in sorted(keys) if key != "main"]
+    notes += [f"note: from #{start} the dice come from the key announced as '{key_announced(key, start)}' "
+              "(compare it with the game's thread, or its moderation log)" for start, key in sorted(keys) if key != "main"]
     state = rules.setup(record.config, RecordedDice(record.setup_rolls))
     views = [rules.view(state, None)]
     folder = Folder(rules, state, [a.action for a in record.actions if a.action is not None])
@@ -120,13 +120,14 @@ def structure_problems(record: GameRecord) -> list[str]:
                         + (f"; repeated: {dup}" if dup else "") + (f"; missing: {missing}" if missing else ""))
     if record.dice_keys is not None:
         starts = [k.from_seq for k in record.dice_keys]
-        if not starts or starts[0] != 1 or record.dice_keys[0].key != "main" or starts != sorted(set(starts)):
-            problems.append("dice keys: the line of play must start with the key 'main' at action 1, "
-                            "each later key from a later action")
+        if not starts or starts[0] != 1 or starts != sorted(set(starts)):
+            problems.append("dice keys: the line of play must have a key from action 1 ('main', or one a "
+                            "rollback to the start announced), each later key from a later action")
     for k in record.dice_keys or []:
-        if k.key != "main" and not any(key_announced(k.key) in m.what for m in record.moderation or []):
-            problems.append(f"dice keys: the key from #{k.from_seq} was announced by no rollback or restore of the "
-                            f"moderation log ('{key_announced(k.key)}'): its rolls could have been chosen")
+        said = key_announced(k.key, k.from_seq)
+        if k.key != "main" and not any(said in m.what for m in record.moderation or []):
+            problems.append(f"dice keys: the key from #{k.from_seq} was announced from that action by no rollback "
+                            f"or restore of the moderation log ('{said}'): its rolls could have been chosen")
     if record.moderation is not None:
         edits = {m.seq for m in record.moderation if m.seq is not None}
         for a in record.actions:

@@ -273,6 +273,13 @@ class Store:
             raise KeyError(f"game {game_id} has no branch {branch}")
         return dict(row)
 
+    async def keyed_branches(self) -> list[tuple[int, int, int, str]]:
+        """(game, branch, fork action, dice key) of every branch with a key of its own (not ``main``)."""
+        async with self.db.execute(
+            "SELECT game_id, branch, fork_seq, dice_key FROM branches WHERE dice_key != 'main' ORDER BY game_id, branch"
+        ) as cur:
+            return [(r["game_id"], r["branch"], r["fork_seq"], r["dice_key"]) for r in await cur.fetchall()]
+
     async def branches(self, game_id: int) -> list[dict[str, Any]]:
         """Every branch of a game with its length."""
         async with self.db.execute(

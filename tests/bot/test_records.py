@@ -91,7 +91,7 @@ async def test_a_dice_key_change_no_rollback_announced_is_refused(core):
         a.events = []  # left out, as a forger may
     rec.outcome = None
     problems, _ = check_record(rec, None)
-    assert any(f"the key from #{rolled.seq} was announced by no rollback" in p for p in problems), problems
+    assert any(f"the key from #{rolled.seq} was announced from that action by no rollback" in p for p in problems), problems
 
 
 async def test_a_finished_game_rolled_back_and_played_on_replays_with_its_keys_announced(core):
@@ -112,7 +112,48 @@ async def test_a_finished_game_rolled_back_and_played_on_replays_with_its_keys_a
     assert again.dice_keys is not None and len(again.dice_keys) == 2
     fresh = again.dice_keys[1]
     problems, notes = check_record(again, None)
-    assert problems == [] and any(key_announced(fresh.key) in n for n in notes), (problems, notes)
+    assert problems == [] and any(key_announced(fresh.key, fresh.from_seq) in n for n in notes), (problems, notes)
+    assert fresh.from_seq == 3
+    moved = again.model_copy(deep=True)  # the announced key, said to start elsewhere: refused
+    assert moved.dice_keys is not None
+    moved.dice_keys[1] = fresh.model_copy(update={"from_seq": 4})
+    for a in moved.actions:
+        a.dice_key = "main" if a.seq < 4 else fresh.key
+    assert any("announced from that action by no rollback" in p for p in check_record(moved, None)[0])
+
+
+async def test_keys_made_before_rollbacks_announced_them_are_announced_once_at_start_up(tmp_path):
+    """A game rolled back before announcements, finished after: its record named a key no moderation
+    entry announced, and ``hexhive replay`` called its own genuine record forged."""
+    from bot.commands import make_core
+    from bot.store import Store
+
+    store = await Store.open(tmp_path / "old.db")
+    try:
+        core = make_core(store)
+        await core.start()
+        rec = await finished_toy_record(core)
+        gid = rec.game_id
+        await core.handle_line("mod", "console:#t", f"/mod rollback to:0 game:{gid} confirm:yes reason:again",
+                               is_moderator=True)
+        await store.db.execute("DELETE FROM modlog WHERE game_id = ?", (gid,))  # as an older bot left it
+        await store.db.execute("DELETE FROM place_settings WHERE place = 'store:keys-announced'")
+        await store.db.commit()
+        later = make_core(store)
+        await later.start()
+        await later.start()  # once: a second start announces nothing more
+        assert sum("announced the dice key" in m["what"] for m in await store.modlog(gid)) == 1
+        while gid in later.live:
+            g = later.live[gid]
+            p = g.pending()[0]
+            a = g.rules.legal_actions(g.state, p.seat)[0]
+            await later.handle_line(g.user_of(p.seat), "console:#t", a.text() + f" game:{gid}")
+        r = await later.handle_line("alice", "console:#t", f"/game export game:{gid}")
+        again = GameRecord.model_validate_json(r[0].file_text)
+        assert again.dice_keys is not None and [k.from_seq for k in again.dice_keys] == [1]  # rolled back to the start
+        assert check_record(again, None)[0] == []
+    finally:
+        await store.close()
 
 
 async def test_a_finished_record_without_its_seed_is_refused_not_only_noted(core):
