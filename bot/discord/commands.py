@@ -18,9 +18,17 @@ from engine.core import registry
 GAME_ID = "a game number (the game in this thread if left out)"
 
 
-def extra_options(text: str | None, field: str = "options") -> dict[str, str]:
+WORDS_HELP = {
+    "options": ("combat:dice", "/game options game:NAME lists a game's options"),
+    "details": ("unit:B7", "/mod edit with an unknown op lists the operations and what they take"),
+}
+"""For each field of name:value words: an example, and where its names are listed."""
+
+
+def extra_options(text: str | None, field: str = "options", example: str = "") -> dict[str, str]:
     """``"combat:dice turn_limit:30"`` -> ``{"combat": "dice", "turn_limit": "30"}``; a word without
-    ``:``, or a quote left open, is refused (``field`` names the option in the refusal)."""
+    ``:``, or a quote left open, is refused (``field`` names the option in the refusal, with an
+    example of its own: ``example``, else ``WORDS_HELP``'s)."""
     out: dict[str, str] = {}
     try:
         words = shlex.split(text or "")
@@ -30,9 +38,10 @@ def extra_options(text: str | None, field: str = "options") -> dict[str, str]:
             'for example name:"two words", or leave the quotes out') from None
     for word in words:
         if ":" not in word:
+            shown, where = WORDS_HELP.get(field, ("name:value", ""))
             raise app_commands.AppCommandError(
-                f"{field} are written name:value, for example combat:dice (not '{word}'); "
-                "/game options game:NAME lists a game's options")
+                f"{field} are written name:value, for example {example or shown} (not '{word}')"
+                + (f"; {where}" if where else ""))
         k, v = word.split(":", 1)
         out[k.strip().lower()] = v.strip()
     return out
@@ -176,7 +185,8 @@ def resolver(name: str, description: str) -> app_commands.Command:
     async def handler(interaction: discord.Interaction, args: dict[str, str]) -> None:
         if await refuse_outside_servers(interaction) or await refuse_unfit_channel(interaction):
             return
-        extra = extra_options(args.pop("options", None))
+        extra = extra_options(args.pop("options", None),
+                              example="attack:8 defence:4,4" if name == "dice" else "trapped:Marine")
         opponent = getattr(interaction.namespace, "opponent", None)
         if isinstance(opponent, discord.abc.User):
             hive_of(interaction).remember(opponent)

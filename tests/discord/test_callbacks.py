@@ -128,6 +128,11 @@ def test_options_words_are_read_as_name_value():
     with pytest.raises(app_commands.AppCommandError, match="name:value, for example combat:dice") as caught:
         extra_options("help")
     assert "/game options game:NAME" in str(caught.value)  # where a game's options are listed
+    with pytest.raises(app_commands.AppCommandError) as caught:  # /mod edit's details have their own
+        extra_options("B7", "details")
+    assert "details are written name:value, for example unit:B7 (not 'B7'); /mod edit" in str(caught.value)
+    with pytest.raises(app_commands.AppCommandError, match="for example attack:8"):
+        extra_options("8", example="attack:8 defence:4,4")
 
 
 @pytest.mark.parametrize("text", ['pile:"5', "reason:'a b", "pile:5 \\"])
