@@ -106,9 +106,9 @@ class Core:
         """One lock a game, kept by id: a rollback that replaces the in-memory game keeps its lock."""
         self.internal_errors: deque[str] = deque(maxlen=200)
         self.damaged: dict[int, str] = {}
+        """Games kept out of play because their log is damaged, with what is wrong."""
         self.damaged_rows: dict[int, GameRow] = {}
         """The rows of the damaged games: who may be told that one is (``visible``)."""
-        """Games kept out of play because their log is damaged, with what is wrong."""
         self.unloaded: dict[int, GameRow] = {}
         """Games in play not loaded into memory yet (start-up loads them in the background)."""
         self.places: dict[str, tuple[int, str]] = {}
