@@ -173,6 +173,12 @@ def replay_in_progress(game_id: int) -> bool:
     return game_id in _DRAWING
 
 
+class ReplaysBusy(Exception):
+    """``REPLAYS_AT_ONCE`` replay animations are drawn or waiting already: this one is not queued."""
+
+    TEXT = "(Several replays are being drawn right now; ask again with /game replay in a minute.)"
+
+
 def replays_full() -> bool:
     """Whether ``REPLAYS_AT_ONCE`` replay animations are being drawn or wait for the worker."""
     return len(_DRAWING) >= REPLAYS_AT_ONCE
@@ -318,6 +324,8 @@ async def render_replay_gif(core: Core, game_id: int, max_bytes: int, max_frames
     if key in _GIFS:
         _GIFS.move_to_end(key)
         return _GIFS[key]
+    if replays_full():  # several asked at once all passed the command's check: the worker takes no more
+        raise ReplaysBusy()
     actions = [(a.seat, a.action, a.rolls) for a in await core.store.actions(row.id, row.branch)]
     _DRAWING.add(game_id)
     try:

@@ -15,7 +15,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO
 
-from bot.boards import board_attachments, render_board_images, render_board_png, render_replay_gif
+from bot.boards import (
+    ReplaysBusy,
+    board_attachments,
+    render_board_images,
+    render_board_png,
+    render_replay_gif,
+)
 from bot.commands import make_core
 from bot.core import Core
 from bot.parsing import unescape_markdown
@@ -136,7 +142,11 @@ class Console:
         return "(edited)\n" + r.text
 
     async def _animation(self, r: Reply, head: str) -> None:
-        gif = await render_replay_gif(self.core, r.game_id or 0, CONSOLE_UPLOAD_LIMIT)
+        try:
+            gif = await render_replay_gif(self.core, r.game_id or 0, CONSOLE_UPLOAD_LIMIT)
+        except ReplaysBusy:
+            self.say(f"{' ' * len(head)}   {ReplaysBusy.TEXT}")
+            return
         if gif is None:
             return
         if self.out_dir:

@@ -27,7 +27,13 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from bot.boards import board_attachments, render_board_images, render_board_png, render_replay_gif
+from bot.boards import (
+    ReplaysBusy,
+    board_attachments,
+    render_board_images,
+    render_board_png,
+    render_replay_gif,
+)
 from bot.discord.components import choices_view, panel_view, shown_token
 from bot.keyed import KeyedLocks
 from bot.replies import Reply
@@ -539,11 +545,15 @@ class Delivery:
             elif images:
                 note = "\n(The board is too large to attach.)"
         if r.animation and r.game_id is not None:
-            gif = await self._animation(r)
-            if gif is not None:
-                files.append(discord.File(io.BytesIO(gif), filename=f"game-{r.game_id}-replay.gif"))
+            try:
+                gif = await self._animation(r)
+            except ReplaysBusy:
+                gif, note = None, "\n" + ReplaysBusy.TEXT
             else:
-                note = "\n(The replay could not be drawn.)"
+                if gif is not None:
+                    files.append(discord.File(io.BytesIO(gif), filename=f"game-{r.game_id}-replay.gif"))
+                else:
+                    note = "\n(The replay could not be drawn.)"
         if r.file_name:
             files.append(discord.File(io.BytesIO(r.file_text.encode()), filename=r.file_name))
         view = None
@@ -555,6 +565,8 @@ class Delivery:
     async def _animation(self, r: Reply) -> bytes | None:
         try:
             return await render_replay_gif(self.core, r.game_id or 0, UPLOAD_LIMIT)
+        except ReplaysBusy:
+            raise
         except Exception:
             log.exception("replay of game %s could not be drawn", r.game_id)
             return None

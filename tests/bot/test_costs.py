@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from bot.clocks import ClockKeeper
 from bot.commands import make_core
 from bot.core import Core
@@ -148,6 +150,13 @@ async def test_replays_asked_while_the_members_worker_draws_several_wait_for_it(
         boards._DRAWING.add(others[-1])
         r = await core.handle_line("alice", "console:#t", f"/game replay game:{gid}")
         assert r[0].to == "private" and not r[0].animation and "ask again in a minute" in r[0].text, r[0].text
+        # asked all at once, several pass that check before any is drawn: the drawing itself takes no more
+        with pytest.raises(boards.ReplaysBusy):
+            await boards.render_replay_gif(core, gid, 10 * 1024 * 1024, max_frames=3)
+        boards._DRAWING.difference_update(others)
+        gif = await boards.render_replay_gif(core, gid, 10 * 1024 * 1024, max_frames=3)
+        boards._DRAWING.update(others)
+        assert await boards.render_replay_gif(core, gid, 10 * 1024 * 1024, max_frames=3) == gif  # kept: no drawing
     finally:
         boards._DRAWING.difference_update(others)
 
