@@ -19,6 +19,11 @@ async def finished_toy_record(core, secret_seed: bool = True) -> GameRecord:
     r = await core.handle_line("alice", "console:#t", f"/game new game:toy opponent:bob pile:2 {seed}")
     gid = r[0].game_id
     await core.handle_line("bob", "console:#t", "/game accept")
+    return await played_out(core, gid)
+
+
+async def played_out(core, gid: int) -> GameRecord:
+    """Game ``gid`` played to its end (each side its first legal action), and its record."""
     while gid in core.live:
         g = core.live[gid]
         p = g.pending()[0]
@@ -102,13 +107,7 @@ async def test_a_finished_game_rolled_back_and_played_on_replays_with_its_keys_a
     r = await core.handle_line("mod", "console:#t", f"/mod rollback to:2 game:{gid} confirm:yes reason:retry",
                                is_moderator=True)
     assert "dice key sha256 " in r[0].text, r[0].text  # announced in the thread
-    while gid in core.live:
-        g = core.live[gid]
-        p = g.pending()[0]
-        a = g.rules.legal_actions(g.state, p.seat)[0]
-        await core.handle_line(g.user_of(p.seat), "console:#t", a.text() + f" game:{gid}")
-    r = await core.handle_line("alice", "console:#t", f"/game export game:{gid}")
-    again = GameRecord.model_validate_json(r[0].file_text)
+    again = await played_out(core, gid)
     assert again.dice_keys is not None and len(again.dice_keys) == 2
     fresh = again.dice_keys[1]
     problems, notes = check_record(again, None)
@@ -143,13 +142,7 @@ async def test_keys_made_before_rollbacks_announced_them_are_announced_once_at_s
         await later.start()
         await later.start()  # once: a second start announces nothing more
         assert sum("announced the dice key" in m["what"] for m in await store.modlog(gid)) == 1
-        while gid in later.live:
-            g = later.live[gid]
-            p = g.pending()[0]
-            a = g.rules.legal_actions(g.state, p.seat)[0]
-            await later.handle_line(g.user_of(p.seat), "console:#t", a.text() + f" game:{gid}")
-        r = await later.handle_line("alice", "console:#t", f"/game export game:{gid}")
-        again = GameRecord.model_validate_json(r[0].file_text)
+        again = await played_out(later, gid)
         assert again.dice_keys is not None and [k.from_seq for k in again.dice_keys] == [1]  # rolled back to the start
         assert check_record(again, None)[0] == []
     finally:

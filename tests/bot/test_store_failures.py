@@ -101,16 +101,22 @@ async def _played(tmp_path) -> tuple[Path, int]:
     return db, gid
 
 
-@pytest.mark.parametrize("damage", ["UPDATE actions SET action = 'garbage{' WHERE seq = 3",
-                                    "UPDATE actions SET action = '{}' WHERE seq = 4",
-                                    "DELETE FROM actions WHERE seq = 5",
-                                    "UPDATE snapshots SET state = 'not json'"])
-async def test_a_damaged_log_before_the_snapshot_is_found_at_start_up(tmp_path, damage):
+async def _damaged(tmp_path, damage: str):  # noqa: ANN202
+    """A played game's store, then ``damage`` (SQL) done to it behind the bot's back."""
     db, gid = await _played(tmp_path)
     c = sqlite3.connect(db)
     c.execute(damage)
     c.commit()
     c.close()
+    return db, gid
+
+
+@pytest.mark.parametrize("damage", ["UPDATE actions SET action = 'garbage{' WHERE seq = 3",
+                                    "UPDATE actions SET action = '{}' WHERE seq = 4",
+                                    "DELETE FROM actions WHERE seq = 5",
+                                    "UPDATE snapshots SET state = 'not json'"])
+async def test_a_damaged_log_before_the_snapshot_is_found_at_start_up(tmp_path, damage):
+    db, gid = await _damaged(tmp_path, damage)
     store = await Store.open(db)
     try:
         core = make_core(store)
@@ -262,11 +268,7 @@ async def test_a_damaged_game_is_as_unknown_to_a_stranger_as_a_number_never_used
     may find it: a member of another server learnt that the number exists, and what is wrong with it."""
     from bot.replies import Command
 
-    db, gid = await _played(tmp_path)
-    c = sqlite3.connect(db)
-    c.execute("DELETE FROM actions WHERE seq = 5")
-    c.commit()
-    c.close()
+    db, gid = await _damaged(tmp_path, "DELETE FROM actions WHERE seq = 5")
     store = await Store.open(db)
     try:
         core = make_core(store)
