@@ -975,9 +975,9 @@ POSTURE_SAMPLES = 8
 PLAIN_SCENARIOS = ("learning",)
 """Scenarios where ``hard`` moves by ``tactics`` as ``normal`` does, postures untried: in Learning
 ``hard`` won 173 of 200 games against ``normal`` without them (docs/ai-measurements.md, "Chitin
-Learning `hard` against `normal`: 200 games"). In Basic, moving second, the postures won 54 of the
-first 63 games where ``tactics`` had won 48 of the same seeds (docs/ai-measurements.md, "Chitin
-Basic `hard`: postures of the patient player moving second")."""
+Learning `hard` against `normal`: 200 games"). In Basic, moving second, the postures won 143 of
+the first 160 games where ``tactics`` had won 106 of the same seeds (docs/ai-measurements.md,
+"Chitin Basic `hard`: its line played on to 160 games")."""
 
 
 class HardChitinAI(ChitinAI):
