@@ -491,10 +491,11 @@ def draw_pieces(
     for h, mvs in sorted(markers.items()):
         place_markers(out, lay, h, mvs, h in drawn, floor, h in named, shown is None, h in air)
     place_numbers(out, lay, {h for h, _ in lit} | set(markers) | set(drawn))
-    numbered = game_map.hexes if shown is None else shown  # the hexes whose numbers are drawn
-    near = {n for h in drawn for n in (h, *(neighbor(h, d) for d in range(6))) if n in numbered}
-    nf = number_font(lay.size)
-    place_badges(out, [number_box(lay, n, nf, halo=False) for n in sorted(near)])  # over a number only where it must
+    if out.pending:  # the numbers around the stacks, which a badge covers only where it must
+        numbered = game_map.hexes if shown is None else shown
+        near = {n for h in drawn for n in (h, *(neighbor(h, d) for d in range(6))) if n in numbered}
+        nf = number_font(lay.size)
+        place_badges(out, [number_box(lay, n, nf, halo=False) for n in sorted(near)])
     avoid = [t.box for t in out.texts] + [b for _, b in out.boxes] + [box for _, box in tags.values()]
     fights = [(a, b, av) for a, b, av in arrows if av.kind not in UNDER_COUNTERS]
     size = floor if shown is not None else 10

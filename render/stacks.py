@@ -144,7 +144,9 @@ def place_badges(out: Drawing, numbers: Sequence[BOX] = ()) -> None:
         places = [(bx - r, by - hh, bx + r, by + hh) for bx, by in spots]
         free = [box for box in places if not any(k in ("counter", "marker", "badge") and meets(box, b) for k, b in out.boxes)]
         if free:
-            box = next((b for b in free if not any(meets(b, n) for n in numbers)), free[0])
+            reach = (min(b[0] for b in free), min(b[1] for b in free), max(b[2] for b in free), max(b[3] for b in free))
+            close = [n for n in numbers if meets(n, reach)]  # the numbers any of its places could meet
+            box = next((b for b in free if not any(meets(b, n) for n in close)), free[0])
             place_count(out.image, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, text, size)
             out.boxes.append(("badge", box))
             out.texts.append(Text("badge", text, size, box))
