@@ -36,6 +36,7 @@ from bot.answers import Refusal, private
 from bot.records import UNDO, fold, load_state, replay
 from bot.replies import Command, Reply
 from engine.ai import LEVELS, Information, LogEntry, decide, observe, seed_for
+from engine.ai.info import Sealed
 from engine.core.dice import Roll
 from engine.core.protocol import Action
 
@@ -430,9 +431,10 @@ async def information(core: Core, g: Live, seat: str, seen_only: bool = False) -
     if any(e.action.verb == UNDO for _, e in steps):  # rare: a take-back nearby; the whole record, from the start
         rows = await core.store.actions(g.id, branch, upto=seq)
         steps = [(a.seq, _entry(a, a.seq in sealed_seqs)) for a in rows]
-        info = await asyncio.to_thread(observe, type(g.rules)(), g.config, setup, _without_takebacks(steps), seat)
-        return info.model_copy(update={"action_no": number})
-    info = await asyncio.to_thread(_observe_from, type(g.rules)(), g.config, setup, snap, [e for _, e in steps], seat)
+        snap, entries = None, _without_takebacks(steps)
+    else:
+        entries = [e for _, e in steps]
+    info = await asyncio.to_thread(_observe_from, type(g.rules)(), g.config, setup, snap, entries, seat, seen_only)
     return info.model_copy(update={"action_no": number})
 
 
@@ -442,9 +444,14 @@ def _entry(a: Any, sealed: bool) -> LogEntry:
 
 
 def _observe_from(rules: Any, config: Any, setup: list[Roll], snap: tuple[int, str] | None,
-                  entries: list[LogEntry], seat: str) -> Information:
+                  entries: list[LogEntry], seat: str, seen_only: bool = False) -> Information:
     """``observe`` of the actions after a snapshot (or after the set-up when there is none): the
-    real position after the first ``i`` of them is folded from the snapshot (worker side)."""
+    real position after the first ``i`` of them is folded from the snapshot (worker side).
+
+    ``seen_only`` (a hint's): the other side's sealed steps at the end (3.03 picks, 8.2 aspects),
+    when they showed the seat nothing and it decides as it did before them, are left out, so the
+    information is the one it had before them: a hint worked out anew after them (the kept one lost
+    to a restart) must not differ, or come otherwise, for steps the asker may not know were taken."""
 
     def state_at(i: int) -> object:
         steps = [(e.seat, e.action, list(e.rolls)) for e in entries[:i]]
@@ -454,7 +461,24 @@ def _observe_from(rules: Any, config: Any, setup: list[Roll], snap: tuple[int, s
         state, _ = fold(rules, load_state(rules, snap[1]), steps, first=snap[0] + 1, trusted=True)
         return state
 
-    return observe(rules, config, setup, entries, seat, state_at)
+    info = observe(rules, config, setup, entries, seat, state_at)
+    seen = len(entries)
+    while seen and entries[seen - 1].sealed and entries[seen - 1].seat != seat:
+        seen -= 1
+    last = info.steps[-1] if info.steps else None
+    if not seen_only or seen == len(entries) or not isinstance(last, Sealed) or last.events:
+        return info
+    before, now = state_at(seen), state_at(len(entries))
+    if _decides_alike(rules, before, now, seat):
+        return observe(rules, config, setup, entries[:seen], seat, state_at)
+    return info
+
+
+def _decides_alike(rules: Any, before: Any, now: Any, seat: str) -> bool:
+    """``seat`` sees and decides the same in both positions: its view, its prompts, its legal actions."""
+    return (rules.view(before, seat) == rules.view(now, seat)
+            and [p for p in rules.pending(before) if p.seat == seat] == [p for p in rules.pending(now) if p.seat == seat]
+            and rules.legal_actions(before, seat) == rules.legal_actions(now, seat))
 
 
 def _without_takebacks(steps: list[tuple[int, LogEntry]]) -> list[LogEntry]:

@@ -683,6 +683,30 @@ async def test_3_03_a_hint_asked_again_after_a_secret_pick_of_the_other_side_is_
     assert len(executor.jobs) == 2  # her own pick is a new position
 
 
+async def test_3_03_a_hint_worked_out_anew_after_the_other_sides_secret_pick_is_given_what_it_was_before(store):
+    """3.03: when the kept hint is gone (a restart, or many hints since), alice's hint asked after bob's
+    secret pick was worked out from information holding that sealed step: another input, so perhaps
+    another hint, telling her he had picked. A sealed step that showed her nothing, after which she
+    decides as before, is left out: the worker is given what it was given before the pick."""
+    from tests.support.table import open_table
+
+    core = make_core(store)
+    executor = Recording()
+    core.opponent.executor = executor
+    g, say = await open_table(core, "console:#t", "game:chitin scenario:basic hints:on")
+    await core.handle_line("alice", "dm:alice", f"/game hint game:{g.id}")
+    await core.handle_line("bob", "dm:bob", f"/pick kind:GT3 game:{g.id}")
+    core.opponent.hinted.clear()  # as after a restart
+    await core.handle_line("alice", "dm:alice", f"/game hint game:{g.id}")
+    assert [name for name, _ in executor.jobs] == ["hint_job", "hint_job"]
+    assert executor.jobs[1][1] == executor.jobs[0][1], "the worker was given bob's sealed pick"
+    await core.handle_line("alice", "dm:alice", f"/pick kind:GT3 game:{g.id}")
+    await core.handle_line("alice", "dm:alice", f"/game hint game:{g.id}")
+    later = json.loads(executor.jobs[2][1][1])
+    assert [s["type"] for s in later["steps"]][-1:] == ["known"], "her own pick after his: his stays in"
+    assert "sealed" in [s["type"] for s in later["steps"]]
+
+
 class Recording(Inline):
     """Runs each job at once and keeps what it was given (the worker's only input)."""
 
