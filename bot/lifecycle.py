@@ -162,6 +162,7 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
     config = GameConfig(game=game, scenario=scenario, options=options, players=players)
     try:
         rules.setup(config, SeededDice("check", 0))  # validates scenario and options before anyone accepts
+        rules.check_new(config)
     except RuleError as exc:
         raise _refuse(str(exc)) from None
     except (ValueError, TypeError) as exc:

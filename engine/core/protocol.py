@@ -230,6 +230,12 @@ class GameRules(ABC):
     def setup(self, config: GameConfig, dice: Dice) -> BaseModel:
         """A new game; raise ``BadArguments`` naming any bad scenario or option."""
 
+    def check_new(self, config: GameConfig) -> None:
+        """Checks of a new game's options stricter than ``setup``'s, made only when a game is created:
+        ``setup`` also rebuilds recorded games, which must load with what they were created with.
+        Raise ``BadArguments`` naming the option and what it takes. Most games need none."""
+        return None
+
     @abstractmethod
     def pending(self, state: BaseModel) -> list[Prompt]:
         """Who must decide what now. Empty exactly when the game is over."""

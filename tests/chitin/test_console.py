@@ -49,3 +49,23 @@ async def test_7_06_a_learning_game_fights_through_the_console(tmp_path) -> None
     said, _ = await play(tmp_path, "/game new game:chitin opponent:bob scenario:learning turn_limit:6 seed:2", 2)
     text = "\n".join(said)
     assert re.search(r"rolls \d at \S+: ", text) and "The game is over" in text
+
+
+async def test_4_05_a_first_off_value_neither_on_nor_off_is_refused_and_creates_nothing(store, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A typo (``first_off:of``) was read as off and the game created with the 4.04 endgame, silently."""
+    core = make_core(store)
+    line = "/game new game:chitin opponent:bob scenario:armageddon first_off:of"
+    r = await core.handle_line("alice", "console:#game-1", line)
+    assert r[0].text.startswith("Sorry") and "first_off" in r[0].text and "on or off" in r[0].text, r[0].text
+    assert await store.games() == []
+    # one created so before the check (none refused it then) still loads after a restart, as it was played
+    from engine.games.chitin.rules import Chitin
+
+    monkeypatch.setattr(Chitin, "check_new", lambda self, config: None)
+    gid = (await core.handle_line("alice", "console:#game-1", line))[0].game_id
+    await core.handle_line("bob", "console:#game-1", "/game accept")
+    monkeypatch.undo()
+    again = make_core(store)
+    await again.start()
+    g = again.live[gid]
+    assert g.state is not None and g.state.first_off is False

@@ -138,3 +138,18 @@ def test_setup_refuses_unknown_scenarios_and_options() -> None:
         new("nonsense")
     with pytest.raises(BadArguments, match="turn_limit"):
         new("learning", [1, 2], speed=3)
+
+
+@pytest.mark.parametrize("value", ["on", "off", "yes", "no", "true", "false", "1", "0", "ON", True, False])
+def test_4_05_first_off_takes_on_or_off_when_a_game_is_created(value: object) -> None:
+    config = GameConfig(game="chitin", scenario="armageddon", options={"first_off": value}, players=PLAYERS)
+    RULES.check_new(config)
+    assert RULES.setup(config, FixedDice([1, 2])).first_off is (str(value).lower() in ("on", "yes", "true", "1"))
+
+
+def test_4_05_first_off_with_another_value_is_refused_at_creation_but_a_recorded_game_still_loads() -> None:
+    config = GameConfig(game="chitin", scenario="armageddon", options={"first_off": "of"}, players=PLAYERS)
+    with pytest.raises(BadArguments, match=r"first_off .*4\.05.* on or off, not 'of'"):
+        RULES.check_new(config)
+    # a game created before the check was played with the 4.04 endgame, and is rebuilt so
+    assert RULES.setup(config, FixedDice([1, 2])).first_off is False

@@ -26,6 +26,9 @@ OPTIONS = {
     "combat": "crt (the Combat Results Table, rule 7.06) or dice (step-reduction dice in place of the table)",
 }
 
+ON_WORDS = ("on", "yes", "true", "1")
+OFF_WORDS = ("off", "no", "false", "0")
+
 _CACHE: OrderedDict[tuple[str, str], list[Action]] = OrderedDict()
 _ACTIONS: dict[tuple[str, tuple[tuple[str, str | int], ...]], Action] = {}
 
@@ -75,7 +78,7 @@ class Chitin(GameRules):
             raise BadArguments("turn_limit must be a whole number of game turns, like 8") from None
         if limit < 0:
             raise BadArguments("turn_limit must be 0 (no limit) or more")
-        first_off = str(config.options.get("first_off", "false")).lower() in ("1", "true", "yes", "on")
+        first_off = str(config.options.get("first_off", "false")).lower() in ON_WORDS
         combat = str(config.options.get("combat", "crt")).lower()
         if combat not in ("crt", "dice"):
             raise BadArguments(f"combat must be 'crt' or 'dice', not '{combat}'")
@@ -83,6 +86,13 @@ class Chitin(GameRules):
         if not state.picks:
             flow.roll_first(state, dice, [])
         return state
+
+    def check_new(self, config: GameConfig) -> None:
+        """``first_off`` (4.05) takes on or off: ``setup`` reads any other value as off, as games created
+        before this check were played, so the refusal is made at creation only."""
+        value = config.options.get("first_off")
+        if value is not None and str(value).lower() not in ON_WORDS + OFF_WORDS:
+            raise BadArguments(f"first_off (the 'first off' endgame of rule 4.05) must be on or off, not '{value}'")
 
     def state_model(self) -> type[BaseModel]:
         """The state class."""
