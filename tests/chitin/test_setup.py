@@ -153,3 +153,24 @@ def test_4_05_first_off_with_another_value_is_refused_at_creation_but_a_recorded
         RULES.check_new(config)
     # a game created before the check was played with the 4.04 endgame, and is rebuilt so
     assert RULES.setup(config, FixedDice([1, 2])).first_off is False
+
+
+@pytest.mark.parametrize("scenario", ["learning", "basic"])
+def test_4_05_the_first_off_endgame_is_refused_outside_the_advanced_scenarios_whose_4_04_it_replaces(
+        scenario: str) -> None:
+    """4.05 is an alternate to the advanced endgame of 4.04: in Learning and Basic it was accepted and
+    changed how the game ended (a side off the map gave the other every chit left)."""
+    on = GameConfig(game="chitin", scenario=scenario, options={"first_off": "on"}, players=PLAYERS)
+    with pytest.raises(BadArguments, match=r"4\.05.*small, intermediate, advanced, armageddon"):
+        RULES.check_new(on)
+    RULES.check_new(GameConfig(game="chitin", scenario=scenario, options={"first_off": "off"}, players=PLAYERS))
+    RULES.check_new(GameConfig(game="chitin", scenario="small", options={"first_off": "on"}, players=PLAYERS))
+
+
+def test_a_turn_limit_past_999_game_turns_is_refused_when_a_game_is_created() -> None:
+    def config(limit: object) -> GameConfig:
+        return GameConfig(game="chitin", scenario="basic", options={"turn_limit": limit}, players=PLAYERS)
+
+    RULES.check_new(config("999"))
+    with pytest.raises(BadArguments, match="at most 999"):
+        RULES.check_new(config("99999999999999999999"))

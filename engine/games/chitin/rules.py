@@ -28,6 +28,7 @@ OPTIONS = {
 
 ON_WORDS = ("on", "yes", "true", "1")
 OFF_WORDS = ("off", "no", "false", "0")
+MAX_TURN_LIMIT = 999
 
 _CACHE: OrderedDict[tuple[str, str], list[Action]] = OrderedDict()
 _ACTIONS: dict[tuple[str, tuple[tuple[str, str | int], ...]], Action] = {}
@@ -88,11 +89,19 @@ class Chitin(GameRules):
         return state
 
     def check_new(self, config: GameConfig) -> None:
-        """``first_off`` (4.05) takes on or off: ``setup`` reads any other value as off, as games created
-        before this check were played, so the refusal is made at creation only."""
+        """What ``setup`` lets pass, as games created before these checks were played, refused at creation
+        only: ``first_off`` (4.05) takes on or off, and only in an advanced scenario, whose endgame (4.04)
+        it replaces; ``turn_limit`` at most ``MAX_TURN_LIMIT``."""
         value = config.options.get("first_off")
         if value is not None and str(value).lower() not in ON_WORDS + OFF_WORDS:
             raise BadArguments(f"first_off (the 'first off' endgame of rule 4.05) must be on or off, not '{value}'")
+        name = config.scenario or "learning"
+        if str(value).lower() in ON_WORDS and not scenarios().scenarios[name].advanced:
+            advanced = [n for n, sc in scenarios().scenarios.items() if sc.advanced]
+            raise BadArguments(f"first_off replaces the endgame of the advanced scenarios (rules 4.04, 4.05), "
+                               f"and {name} is not one; choose one of {', '.join(advanced)}, or leave first_off out")
+        if int(config.options.get("turn_limit", 0)) > MAX_TURN_LIMIT:
+            raise BadArguments(f"turn_limit must be at most {MAX_TURN_LIMIT} game turns (0: no limit)")
 
     def state_model(self) -> type[BaseModel]:
         """The state class."""
