@@ -503,7 +503,10 @@ async def log_entries(core: Core, game_id: int, viewer_seats: list[str]) -> list
     """The log of a game, one entry (a list of lines) an action: public events, plus ``viewer_seats``' own.
 
     The log stops at the first choice still sealed from this viewer: how many private
-    steps the other player has taken (an army picked counter by counter) is itself a secret.
+    steps the other player has taken (an army picked counter by counter) is itself a secret,
+    and so is whether he has begun (3.03: picks are announced to no one), so it says that sealed
+    choices are being made whenever another seat has a secret decision open, picked or not, and
+    lists the hints asked since (which the thread was told of) after the last action it shows.
     """
     row = await core.store.game(game_id)
     assert row is not None
@@ -514,11 +517,12 @@ async def log_entries(core: Core, game_id: int, viewer_seats: list[str]) -> list
     secrets = {s.seq: s for s in await core.store.secrets(row.id, row.branch)}
     hints = await hint_lines(core, row)
     out: list[list[str]] = [hints[0]] if 0 in hints else []
+    stopped_after: int | None = None
     for a, evs in zip(actions, events, strict=True):
         s = secrets.get(a.seq)
         if s is not None and s.revealed_at is None and a.seat not in viewer_seats:
             if s.closed_at is None:
-                out.append(["(sealed choices are being made; the log goes on once they are revealed)"])
+                stopped_after = a.seq - 1
                 break
             entry = [f"#{a.seq} {a.seat}: a sealed order (commitment `{s.commitment[:16]}`), opened when it takes effect"]
             entry += [f"    {e.text}" for e in evs if e.public or any(x in viewer_seats for x in e.to)]
@@ -527,6 +531,14 @@ async def log_entries(core: Core, game_id: int, viewer_seats: list[str]) -> list
         entry = [f"#{a.seq} {a.seat}: {Action.model_validate_json(a.action).text()}"]
         entry += [f"    {e.text}" for e in evs if e.public or any(s in viewer_seats for s in e.to)]
         out.append(entry + hints.get(a.seq, []))
+    live = core.live.get(game_id)
+    if stopped_after is None and live is not None and live.state is not None and any(
+            p.secret and p.seat not in viewer_seats for p in live.pending()):
+        stopped_after = actions[-1].seq if actions else 0
+    if stopped_after is not None:
+        late = [line for seq, lines in sorted(hints.items()) if seq > stopped_after for line in lines]
+        out += [late] if late else []
+        out.append(["(sealed choices are being made; the log goes on once they are revealed)"])
     return out
 
 
@@ -668,11 +680,17 @@ async def build_record(core: Core, game_id: int, viewer_user: str | None = None)
             events=[e.text for e in evs if e.public],
         ))
         if sealed and s is not None and s.closed_at is None:
-            break  # how many more private steps are being taken is itself a secret
-    # a hint asked after the actions the record stops at would tell how many secret steps were taken
+            # How many more private steps are being taken is itself a secret, and whether one was taken
+            # at all when the thread was told nothing of it (3.03 picks; an announced choice, 8.2, was).
+            if not any(e.public for e in evs):
+                logged.pop()
+            break
+    # a hint asked after the actions the record stops at would tell how many secret steps were taken:
+    # it is listed after the last action shown
     listed = logged[-1].seq if logged else 0
-    hints = [HintEntry(after_seq=h["after_seq"], seat=h["seat"], suggestion=h["suggestion"] if over else None)
-             for h in await hints_of_line(core, row) if h["after_seq"] <= listed]
+    hints = [HintEntry(after_seq=min(h["after_seq"], listed), seat=h["seat"],
+                       suggestion=h["suggestion"] if over else None)
+             for h in await hints_of_line(core, row)]
     moderation = [ModerationEntry(seq=m.get("seq"), moderator=m["moderator"], what=m["what"], reason=m["reason"])
                   for m in await core.store.modlog(row.id)]
     return GameRecord(

@@ -683,6 +683,33 @@ async def test_3_03_a_hint_asked_again_after_a_secret_pick_of_the_other_side_is_
     assert len(executor.jobs) == 2  # her own pick is a new position
 
 
+async def test_3_03_the_log_and_the_record_do_not_tell_that_the_other_side_has_begun_its_secret_army(store):
+    """3.03: bob's army picks are announced to no one (only his ``/ready`` is). The log said "sealed
+    choices are being made" only once he had picked, the record listed his first pick and its
+    commitment, and both dropped alice's hints asked after it: a reader learnt that he had begun.
+    Two games on the same seed, alike but for bob's pick between alice's two hints, read the same."""
+    from tests.support.table import open_table
+
+    core = make_core(store)
+    core.opponent.executor = Inline()
+    seen: dict[str, list[Any]] = {}
+    for picks in ((), ("GT3",)):
+        g, say = await open_table(core, f"console:#t{len(picks)}", "game:chitin scenario:basic hints:on seed:7")
+        await core.handle_line("alice", "dm:alice", f"/game hint game:{g.id}")
+        for kind in picks:
+            await core.handle_line("bob", "dm:bob", f"/pick kind:{kind} game:{g.id}")
+        await core.handle_line("alice", "dm:alice", f"/game hint game:{g.id}")
+        for who, place in (("carol", "console:#t"), ("alice", "dm:alice")):
+            log = (await core.handle_line(who, place, f"/game log game:{g.id}"))[0].text
+            out = await core.handle_line(who, place, f"/game export game:{g.id}")
+            record = json.loads(next(r.file_text for r in out if r.file_text))
+            seen.setdefault(who, []).append((log.replace(f"#{g.id}", "#N"), record["actions"], record["hints"]))
+    for who, (without, with_pick) in seen.items():
+        assert with_pick == without, who
+        assert "sealed choices are being made" in without[0] and without[0].count("asked for a hint") == 2, without
+        assert len(without[2]) == 2
+
+
 async def test_3_03_a_hint_worked_out_anew_after_the_other_sides_secret_pick_is_given_what_it_was_before(store):
     """3.03: when the kept hint is gone (a restart, or many hints since), alice's hint asked after bob's
     secret pick was worked out from information holding that sealed step: another input, so perhaps
