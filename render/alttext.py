@@ -41,12 +41,15 @@ def events_text(view: View) -> str:
         # its end is named only when all of it came by such arrows (a stack joined there, or a counter that
         # was there before, would be named as a mover); else how many units moved.
         paths = list(dict.fromkeys(moves))
+        # where a fight followed (a loss, a combat), what stands at a move's end need not be what moved
+        fought = set(_hexes_of(view, "loss")) | set(_hexes_of(view, "combat")) | {
+            a.dst for a in view.arrows if a.kind != "move"}
         each = []
         for src, dst in paths[:6]:
             k = moves.count((src, dst))
             names = _names(view, [dst])
             arrived = sum(moves.count(p) for p in paths if p[1] == dst)
-            who = " and ".join(names) if names and len(names) == arrived == k else \
+            who = " and ".join(names) if names and len(names) == arrived == k and dst not in fought else \
                 f"{k} units" if k > 1 else "a unit"
             each.append(f"{who} {src}-{dst}")
         parts.append("Moved " + ", ".join(each) + ("..." if len(paths) > 6 else ""))
@@ -62,7 +65,7 @@ def events_text(view: View) -> str:
     for h in _hexes_of(view, "combat"):
         combats.setdefault(h, [])
     if combats:
-        parts.append("Combat in " + ", ".join(
+        parts.append("combat in " + ", ".join(
             f"{h}" + (f" ({'; '.join(labels)})" if labels else "") for h, labels in list(combats.items())[:6]))
     losses = _hexes_of(view, "loss")
     if losses:

@@ -244,6 +244,23 @@ def test_alt_text_names_movers_only_where_the_arrows_account_for_the_whole_stack
     assert "Moved Blade C1 and Blade C2 0813-0809." in alt_text(alone), alt_text(alone)
 
 
+@pytest.mark.parametrize("fight", ["loss", "combat"])
+def test_alt_text_names_no_mover_where_a_fight_followed_the_move(fight: str):
+    """BORG's Fog B7 moved 1012-1010 and died there; CHEZ's Blade C11, which held the hex, still stands
+    in it, and the alt text read "Moved Blade C11 1012-1010". After a fight at a move's end, what stands
+    there need not be what moved: only that a unit moved is said."""
+    from engine.core.protocol import ArrowView
+
+    v = View(game="oneworld", map="m", title="OneWorld", turn=5, phase="movement", active="BORG",
+             counters=(CounterView(hex="1010", side="CHEZ", label="Blade", sub="C11"),
+                       CounterView(hex="0805", side="BORG", label="Stone", sub="B2")),
+             arrows=(ArrowView(src="1012", dst="1010", kind="move"), ArrowView(src="0806", dst="0805", kind="move")),
+             highlights=(HighlightView(hex="1010", kind=fight),))
+    alt = alt_text(v)
+    assert "Moved a unit 1012-1010, Stone B2 0806-0805" in alt, alt
+    assert "C11" not in alt
+
+
 def test_a_long_phase_in_the_focus_header_drops_its_rule_number_before_it_is_cut():
     """The header read "human advance after demolitio..." at the focus view's width."""
     from render.focus import fit_phase
