@@ -103,17 +103,17 @@ def all_orders(rules: GameRules, config: GameConfig | None = None) -> str:
 
 
 def _no_orders(g: Live, seats: list[str], unit: str) -> str:
-    """Why ``unit`` has no order for the asker: not on the board as they see it, the other side's, or
-    none legal now (from the asker's own view, so nothing hidden from them is told)."""
+    """Why ``unit`` has no order for the asker: not on the board as they see it, or the other side's (both
+    refused), or none legal now (from the asker's own view, so nothing hidden from them is told)."""
     assert g.state is not None
     want = unit.casefold()
     seen = [c for c in g.rules.view(g.state, seats[0]).counters
             if not c.hidden and want in {c.id.casefold(), c.label.casefold(), c.sub.casefold()} - {""}]
     if not seen:
-        return (f"there is no {unit} on the board of game #{g.id} as you see it now (eliminated, or not in "
-                "play yet); /game board shows the counters")
+        raise Refusal(f"there is no {unit} on the board of game #{g.id} as you see it now (eliminated, or not in "
+                      "play yet); /game board shows the counters")
     if all(c.side not in seats for c in seen):
-        return f"{unit} is {seen[0].side}'s, not yours; /game moves unit:ID lists the orders of your own units"
+        raise Refusal(f"{unit} is {seen[0].side}'s, not yours; /game moves unit:ID lists the orders of your own units")
     return f"{unit} has no legal order now in game #{g.id}."
 
 
@@ -136,7 +136,7 @@ async def moves(core: Core, cmd: Command) -> list[Reply]:
             if want in values or want in parts:
                 found.append(a)
     if not found:
-        return [private(cmd.user, cmd.place, _no_orders(g, seats, unit))]
+        return [private(cmd.user, cmd.place, _no_orders(g, seats, unit))]  # or a refusal: not there, not yours
     lines = [f"  {a.text()}   ({g.rules.label(a)})" for a in found]
     more = (f"\n  ... and {len(found) - MOVES_SHOWN} more: all {len(found)} are in the attached file"
             if len(found) > MOVES_SHOWN else "")

@@ -385,7 +385,8 @@ async def board(core: Core, cmd: Command) -> list[Reply]:
     seats = g.seats_of(cmd.user)
     which = cmd.args.get("view", "").strip().lower()
     if which not in ("", "focus", "full", "both"):
-        raise _refuse("view must be focus (the action, legible in the chat) or full (the whole map)")
+        raise _refuse("view must be both (the default: the action, then the whole map), focus (the action, "
+                      "legible in the chat) or full (the whole map)")
     around = cmd.args.get("around", "").strip()
     if around:
         game_map = g.rules.view(g.state, None).map

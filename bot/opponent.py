@@ -136,7 +136,7 @@ def reason_of(action: Action, stats: dict[str, Any]) -> str:
                 f"(chosen in {visits} of {total}, expected value {round(100 * float(value))}%)")
     why = str(stats.get("why", ""))
     return {"the only legal action": "it is the only legal order now",
-            "secret choice": "it is a mixed strategy of this secret choice, weighed against the other side's",
+            "secret choice": "it is drawn from a mixed strategy for this secret choice, weighed against every choice the other side might make (never the one it made)",
             "policy": "it is what the quick policy plays here",
             "tactics": "it is the game's own tactics for this kind of order (the search does not see far enough ahead to improve on them)"}.get(why, why or "the evaluation prefers it")
 

@@ -30,6 +30,8 @@ async def test_game_board_refuses_an_unknown_view_or_hex(core, store):
     for bad in ("view:sideways", "around:9999", "around:hello"):
         r = await say("alice", f"/game board {bad} game:{g.id}")
         assert r[0].to == "private" and r[0].text.startswith("Sorry") and not r[0].board, (bad, r[0].text)
+        if bad.startswith("view"):  # the refusal named focus and full, not both, the default
+            assert all(w in r[0].text for w in ("both", "focus", "full")), r[0].text
 
 
 async def test_start_up_warm_up_draws_the_recent_games_so_their_first_board_makes_no_new_sprite(store, tmp_path):

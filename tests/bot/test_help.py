@@ -114,12 +114,12 @@ async def test_game_moves_lists_one_units_orders(tmp_path):
         assert len(listed) == n and "  /move stack:B1 to:0818" in r[0].file_text  # the ones past the 25th too
         assert r[0].file_name == "hexhive-game-1-orders-B1.txt"
         r = await t.say("bob", "/game moves unit:R1")
-        assert "there is no R1 on the board" in r[0].text and "not in play yet" in r[0].text, r[0].text
+        assert r[0].text.startswith("Sorry, there is no R1 on the board") and "not in play yet" in r[0].text, r[0].text
         await t.until("alice: /move stack:R2 to:0904")  # R1 has entered the map (3.02)
         r = await t.say("alice", "/game moves unit:B1")
-        assert "B1 is Blue's, not yours" in r[0].text, r[0].text
+        assert r[0].text.startswith("Sorry, B1 is Blue's, not yours"), r[0].text
         r = await t.say("alice", "/game moves unit:Q9")
-        assert "there is no Q9 on the board" in r[0].text, r[0].text
+        assert r[0].text.startswith("Sorry, there is no Q9 on the board"), r[0].text
     finally:
         await store.close()
 

@@ -675,6 +675,8 @@ async def test_3_03_a_hint_asked_again_after_a_secret_pick_of_the_other_side_is_
 
     first = await hint()
     assert first.startswith(f"Hint for game #{g.id}") and len(executor.jobs) == 1, first
+    # "weighed against the other side's" read as if the hint knew bob's choice (a new player's review)
+    assert "every choice the other side might make (never the one it made)" in first, first
     await core.handle_line("bob", "dm:bob", f"/pick kind:GT3 game:{g.id}")
     assert await hint() == first
     assert len(executor.jobs) == 1, "worked out anew after bob's secret pick"
