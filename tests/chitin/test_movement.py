@@ -96,7 +96,7 @@ def test_6_05_no_more_than_three_units_in_a_hex() -> None:
     s, _ = act(s, "Red", "move", stack="R2", to="0810")
     s, _ = act(s, "Red", "face", stack="0810", dir="S")
     assert "0810" not in destinations(s, "Red", "R3")
-    with pytest.raises(IllegalAction, match="more than three units"):
+    with pytest.raises(IllegalAction, match=r"0810 would hold 4 units, more than three \(rule 6\.05\): .*R1.* are there"):
         act(s, "Red", "move", stack="R3", to="0810")
 
 
@@ -109,6 +109,10 @@ def test_6_051_warriors_of_different_types_never_stack_but_basics_and_workers_ma
     s = begin(s)
     assert "0810" not in destinations(s, "Red", "R2")
     assert "0810" in destinations(s, "Red", "R3") and "0810" in destinations(s, "Red", "R4")
+    # the refusal named both rules, 6.05 and 6.051, not the one broken (a new player's review)
+    with pytest.raises(IllegalAction, match=r"two types of warrior, Gantua and Phlanx.*\(rule 6\.051\)") as err:
+        act(s, "Red", "move", stack="R2", to="0810")
+    assert "6.05)" not in str(err.value) and "6.05," not in str(err.value)
 
 
 def test_6_06_a_stack_is_faced_when_it_finishes_a_move_and_shares_one_facing() -> None:

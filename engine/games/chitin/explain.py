@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.core.hexes import Hex
 from engine.core.protocol import Action
 from engine.games.chitin import flow, movement, results
 from engine.games.chitin.board import DIRS, Index, describe, geo, in_front, is_ground, role
 from engine.games.chitin.combat import unmet
+from engine.games.chitin.data import unit_type
 from engine.games.chitin.state import Counter, State
 
 
@@ -127,7 +129,7 @@ def _move(state: State, seat: str, args: dict[str, str], charge: bool = False) -
     if idx.side_at(h) not in (None, seat):
         return f"{to} holds enemy units: ground units never move onto or through them (rule 6.09)"
     if not movement.fits(idx, seat, members, h):
-        return f"{to} would hold more than three units, or two types of warrior (rules 6.05, 6.051)"
+        return _overstacked(idx, seat, members, h, to)
     if any(c.disrupted for c in members):
         return "Disrupted units move only one hex and never into an enemy zone of control (rule 7.064)"
     start = g.hex_of[members[0].hex] if members[0].where == "map" else None
@@ -322,3 +324,20 @@ _BY_VERB = {
     "retreat": _retreat,
     "lose": _lose,
 }
+
+
+def _overstacked(idx: Index, seat: str, members: list[Counter], h: Hex, to: str) -> str:
+    """Which stacking rule a move into ``to`` breaks: more than three units (6.05) or two types of
+    warrior (6.051), with what stands there already."""
+    ids = {c.id for c in members}
+    there = [c for c in idx.stack(h, seat) if c.id not in ids]
+    held = ", ".join(describe(c) for c in there)
+    stack = there + [c for c in members if is_ground(c)]
+    units = sum(c.units for c in stack)
+    if units > movement.MAX_UNITS:
+        return (f"{to} would hold {units} units, more than three (rule 6.05): {held} "
+                f"{'is' if len(there) == 1 else 'are'} there already")
+    kinds = sorted({unit_type(c.type).name for c in stack if role(c) == "warrior"})
+    return (f"{to} would mix two types of warrior, {' and '.join(kinds)}, where a stack holds warriors of one "
+            f"type (rule 6.051): "
+            f"{held} {'is' if len(there) == 1 else 'are'} there already")
