@@ -975,9 +975,9 @@ POSTURE_SAMPLES = 8
 PLAIN_SCENARIOS = ("learning",)
 """Scenarios where ``hard`` moves by ``tactics`` as ``normal`` does, postures untried: in Learning
 ``hard`` won 173 of 200 games against ``normal`` without them (docs/ai-measurements.md, "Chitin
-Learning `hard` against `normal`: 200 games"). In Basic, moving second, the postures won 143 of
-the first 160 games where ``tactics`` had won 106 of the same seeds (docs/ai-measurements.md,
-"Chitin Basic `hard`: its line played on to 160 games")."""
+Learning `hard` against `normal`: 200 games"). In Basic, moving second, the postures won 176 of
+200 games where ``tactics`` had won 133 of the same seeds (docs/ai-measurements.md,
+"Chitin Basic `hard`: its line made whole, 200 games")."""
 
 
 class HardChitinAI(ChitinAI):
