@@ -68,6 +68,18 @@ def test_3_032_basic_scenario_refuses_an_army_over_48_points() -> None:
     assert "50 points" in str(err.value) and "48" in str(err.value) and "rule 3.032" in str(err.value)
 
 
+def test_3_032_a_pick_by_the_types_name_is_told_its_sizes() -> None:
+    """``/pick kind:gantua`` said "gantua is not a counter of this scenario": Gantua counters come in
+    sizes, each its own points, so the refusal names them."""
+    s = new("basic")
+    with pytest.raises(IllegalAction) as err:
+        do(s, "Red", "pick", kind="gantua")
+    assert "Gantua comes in 3 sizes: GT1 (4 points), GT2 (8 points), GT3 (12 points)" in str(err.value), err.value
+    assert "kind:GT1" in str(err.value) and "rule 3.032" in str(err.value)
+    with pytest.raises(IllegalAction, match="is not a counter of this scenario"):
+        do(s, "Red", "pick", kind="dragon")
+
+
 def test_3_033_small_scenario_caps_plunge_at_8_points() -> None:
     s = new("small")
     s, _ = do(s, "Red", "pick", kind="PL4")

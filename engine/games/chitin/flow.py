@@ -82,6 +82,10 @@ def pick_problem(state: State, seat: str, kind: str) -> str:
     sc = scenario(state)
     if kind not in pick_kinds(state):
         types = ", ".join(pick_kinds(state))
+        sizes = [k for k in pick_kinds(state) if unit_type(kind_code(k)[0]).name.casefold() == kind.strip().casefold()]
+        if len(sizes) > 1:  # a type's name: its counters differ in size and points (3.03)
+            each = ", ".join(f"{k} ({kind_points(k)} points)" for k in sizes)
+            return f"{unit_type(kind_code(sizes[0])[0]).name} comes in {len(sizes)} sizes: {each}; say which, like kind:{sizes[0]} (rule {sc.rule})"
         return f"{kind} is not a counter of this scenario; choose from {types} (rule {sc.rule})"
     total, plunge = army_points(state.picks[seat] + [kind])
     name = f"{unit_type(kind_code(kind)[0]).name} ({kind_points(kind)} points)"
