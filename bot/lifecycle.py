@@ -486,7 +486,9 @@ async def game_log(core: Core, cmd: Command) -> list[Reply]:
     from bot.parsing import parse_int
 
     last = parse_int(cmd.args.get("last", "30"), "last", 1, 500)
-    entries = await log_entries(core, g.row.id, viewer_seats=g.seats_of(cmd.user))
+    seats = g.seats_of(cmd.user)
+    waiting = g.state is not None and any(p.secret and p.seat not in seats for p in g.pending())
+    entries = await log_entries(core, g.row.id, viewer_seats=seats, secret_waiting=waiting)
     shown = [line for entry in entries[-last:] for line in entry]
     text = "\n".join(shown) or "Nothing has happened yet."
     if len(text) > LOG_INLINE:  # the newest lines, whole, in a file rather than cut across many messages
@@ -500,14 +502,15 @@ LOG_INLINE = 1900
 """A log longer than this (one Discord message) is attached as a text file."""
 
 
-async def log_entries(core: Core, game_id: int, viewer_seats: list[str]) -> list[list[str]]:
+async def log_entries(core: Core, game_id: int, viewer_seats: list[str],
+                      secret_waiting: bool = False) -> list[list[str]]:
     """The log of a game, one entry (a list of lines) an action: public events, plus ``viewer_seats``' own.
 
-    The log stops at the first choice still sealed from this viewer: how many private
-    steps the other player has taken (an army picked counter by counter) is itself a secret,
-    and so is whether he has begun (3.03: picks are announced to no one), so it says that sealed
-    choices are being made whenever another seat has a secret decision open, picked or not, and
-    lists the hints asked since (which the thread was told of) after the last action it shows.
+    The log stops where ``listed_until`` says: how many private steps the other player has taken (an
+    army picked counter by counter) is itself a secret, and so is whether he has begun (3.03: picks
+    are announced to no one). So it says that sealed choices are being made whenever it stops there
+    or another seat has a secret decision waiting (``secret_waiting``, picked or not), and puts the
+    hints asked since (which the thread was told of) with the last action it shows.
     """
     row = await core.store.game(game_id)
     assert row is not None
@@ -516,15 +519,16 @@ async def log_entries(core: Core, game_id: int, viewer_seats: list[str]) -> list
     actions = await core.store.actions(row.id, row.branch)
     events = await logged_events(core, row, actions)
     secrets = {s.seq: s for s in await core.store.secrets(row.id, row.branch)}
-    hints = await hint_lines(core, row)
+    stop = listed_until(actions, events, secrets, viewer_seats)
+    waiting = stop < len(actions) or secret_waiting
+    upto = actions[stop - 1].seq if stop else 0
+    hints: dict[int, list[str]] = {}
+    for seq, lines in sorted((await hint_lines(core, row)).items()):
+        hints.setdefault(min(seq, upto) if waiting else seq, []).extend(lines)
     out: list[list[str]] = [hints[0]] if 0 in hints else []
-    stopped_after: int | None = None
-    for a, evs in zip(actions, events, strict=True):
+    for a, evs in zip(actions[:stop], events[:stop], strict=True):
         s = secrets.get(a.seq)
-        if s is not None and s.revealed_at is None and a.seat not in viewer_seats:
-            if s.closed_at is None:
-                stopped_after = a.seq - 1
-                break
+        if s is not None and s.revealed_at is None and a.seat not in viewer_seats:  # closed: its phase is over
             entry = [f"#{a.seq} {a.seat}: a sealed order (commitment `{s.commitment[:16]}`), opened when it takes effect"]
             entry += [f"    {e.text}" for e in evs if e.public or any(x in viewer_seats for x in e.to)]
             out.append(entry + hints.get(a.seq, []))
@@ -532,15 +536,23 @@ async def log_entries(core: Core, game_id: int, viewer_seats: list[str]) -> list
         entry = [f"#{a.seq} {a.seat}: {Action.model_validate_json(a.action).text()}"]
         entry += [f"    {e.text}" for e in evs if e.public or any(s in viewer_seats for s in e.to)]
         out.append(entry + hints.get(a.seq, []))
-    live = core.live.get(game_id)
-    if stopped_after is None and live is not None and live.state is not None and any(
-            p.secret and p.seat not in viewer_seats for p in live.pending()):
-        stopped_after = actions[-1].seq if actions else 0
-    if stopped_after is not None:
-        late = [line for seq, lines in sorted(hints.items()) if seq > stopped_after for line in lines]
-        out += [late] if late else []
+    if waiting:
         out.append(["(sealed choices are being made; the log goes on once they are revealed)"])
     return out
+
+
+def listed_until(actions: list, events: list[list[Event]], secrets: dict, viewer_seats: list[str]) -> int:
+    """How many of ``actions`` a viewer's log and record list as they are: up to the first sealed choice
+    still being made that the thread was told nothing of, whoever made it (where the viewer's own stand
+    among the other side's would tell whether he had begun, 3.03), or that is another seat's (one the
+    thread was told of, 8.2, the record lists as sealed, and stops)."""
+    for i, (a, evs) in enumerate(zip(actions, events, strict=True)):
+        s = secrets.get(a.seq)
+        if s is None or s.revealed_at is not None or s.closed_at is not None:
+            continue
+        if a.seat not in viewer_seats or not any(e.public for e in evs):
+            return i
+    return len(actions)
 
 
 async def hint_lines(core: Core, row: GameRow) -> dict[int, list[str]]:
@@ -670,9 +682,12 @@ async def build_record(core: Core, game_id: int, viewer_user: str | None = None)
     # keys check nothing, so nothing is lost; both are published at the end.
     keys_shown = over or row.seed_public
     logged = []
-    for a, evs in zip(actions, events, strict=True):
+    stop = listed_until(actions, events, secrets, viewer_seats) if row.status not in ("invited", "declined") else 0
+    for i, (a, evs) in enumerate(zip(actions, events, strict=True)):
         s = secrets.get(a.seq)
         sealed = s is not None and s.revealed_at is None and a.seat not in viewer_seats
+        if i == stop and not (sealed and any(e.public for e in evs)):
+            break  # a sealed choice being made that the thread was not told of (listed_until)
         logged.append(LoggedAction(
             seq=a.seq, seat=a.seat, action=None if sealed else Action.model_validate_json(a.action),
             rolls=[Roll.model_validate(r) for r in json.loads(a.rolls)],
@@ -680,12 +695,8 @@ async def build_record(core: Core, game_id: int, viewer_user: str | None = None)
             commitment=s.commitment if s else None, nonce=None if (s is None or sealed) else s.nonce,
             events=[e.text for e in evs if e.public],
         ))
-        if sealed and s is not None and s.closed_at is None:
-            # How many more private steps are being taken is itself a secret, and whether one was taken
-            # at all when the thread was told nothing of it (3.03 picks; an announced choice, 8.2, was).
-            if not any(e.public for e in evs):
-                logged.pop()
-            break
+        if i == stop:
+            break  # another seat's choice being made, which the thread was told of (8.2): how many more is secret
     # a hint asked after the actions the record stops at would tell how many secret steps were taken:
     # it is listed after the last action shown
     listed = logged[-1].seq if logged else 0

@@ -465,8 +465,12 @@ def _observe_from(rules: Any, config: Any, setup: list[Roll], snap: tuple[int, s
     seen = len(entries)
     while seen and entries[seen - 1].sealed and entries[seen - 1].seat != seat:
         seen -= 1
-    last = info.steps[-1] if info.steps else None
-    if not seen_only or seen == len(entries) or not isinstance(last, Sealed) or last.events:
+    tail = []  # the runs of those steps (one a seat), each with the public events they caused
+    for step in reversed(info.steps):
+        if not isinstance(step, Sealed):
+            break
+        tail.append(step)
+    if not seen_only or seen == len(entries) or not tail or any(run.events for run in tail):
         return info
     before, now = state_at(seen), state_at(len(entries))
     if _decides_alike(rules, before, now, seat):

@@ -688,27 +688,31 @@ async def test_3_03_a_hint_asked_again_after_a_secret_pick_of_the_other_side_is_
 async def test_3_03_the_log_and_the_record_do_not_tell_that_the_other_side_has_begun_its_secret_army(store):
     """3.03: bob's army picks are announced to no one (only his ``/ready`` is). The log said "sealed
     choices are being made" only once he had picked, the record listed his first pick and its
-    commitment, and both dropped alice's hints asked after it: a reader learnt that he had begun.
-    Two games on the same seed, alike but for bob's pick between alice's two hints, read the same."""
+    commitment, both dropped alice's hints asked after it, and alice's own pick made after his was
+    left out where one made alone was listed: a reader learnt that he had begun. Games on the same
+    seed, alike for the reader but for bob's pick, read the same, whole and by ``last``."""
     from tests.support.table import open_table
 
     core = make_core(store)
     core.opponent.executor = Inline()
-    seen: dict[str, list[Any]] = {}
-    for picks in ((), ("GT3",)):
-        g, say = await open_table(core, f"console:#t{len(picks)}", "game:chitin scenario:basic hints:on seed:7")
+    seen: dict[tuple[str, bool], list[Any]] = {}
+    for n, (bob_picks, alice_picks) in enumerate(((False, False), (True, False), (False, True), (True, True))):
+        g, say = await open_table(core, f"console:#t{n}", "game:chitin scenario:basic hints:on seed:7")
         await core.handle_line("alice", "dm:alice", f"/game hint game:{g.id}")
-        for kind in picks:
-            await core.handle_line("bob", "dm:bob", f"/pick kind:{kind} game:{g.id}")
+        if bob_picks:
+            await core.handle_line("bob", "dm:bob", f"/pick kind:GT3 game:{g.id}")
+        if alice_picks:
+            await core.handle_line("alice", "dm:alice", f"/pick kind:GT2 game:{g.id}")
         await core.handle_line("alice", "dm:alice", f"/game hint game:{g.id}")
-        for who, place in (("carol", "console:#t"), ("alice", "dm:alice")):
-            log = (await core.handle_line(who, place, f"/game log game:{g.id}"))[0].text
+        for who, place in (("carol", f"console:#t{n}"), ("alice", "dm:alice")):
+            logs = [(await core.handle_line(who, place, f"/game log game:{g.id}{last}"))[0].text.replace(f"#{g.id}", "#N")
+                    for last in ("", " last:1", " last:2")]
             out = await core.handle_line(who, place, f"/game export game:{g.id}")
             record = json.loads(next(r.file_text for r in out if r.file_text))
-            seen.setdefault(who, []).append((log.replace(f"#{g.id}", "#N"), record["actions"], record["hints"]))
-    for who, (without, with_pick) in seen.items():
-        assert with_pick == without, who
-        assert "sealed choices are being made" in without[0] and without[0].count("asked for a hint") == 2, without
+            seen.setdefault((who, alice_picks), []).append((logs, record["actions"], record["hints"]))
+    for (who, alice_picks), (without, with_pick) in seen.items():
+        assert with_pick == without, (who, alice_picks)
+        assert "sealed choices are being made" in without[0][0] and without[0][0].count("asked for a hint") == 2
         assert len(without[2]) == 2
 
 

@@ -582,11 +582,12 @@ async def test_sealed_done_opens_at_phase_end(core, store, hidden):
     assert await store.secrets(gid, 1, unrevealed=True) == []
     other = g.user_of("Annihilator")
     log = texts(await say(core, other, f"/game log last:500 game:{gid}"))
-    # past the opened phase; a marker only for a secret decision open now (the next turn's orders)
+    # past the opened phase; a note that sealed choices are being made just when the Marines have a secret
+    # decision open now (the next turn's orders), at the end
     assert f"#{seq_done + 3} " in log
-    if "sealed choices are being made" in log:
-        assert "sealed choices are being made" in log.splitlines()[-1], log
-        assert any(p.secret for p in core.live[gid].pending()), log
+    marines_deciding = any(p.secret and p.seat == "Marines" for p in core.live[gid].pending())
+    assert ("sealed choices are being made" in log.splitlines()[-1]) == marines_deciding, log
+    assert log.count("sealed choices are being made") == marines_deciding, log
     rec = json.loads((await say(core, "carol", f"/game export game:{gid}"))[0].file_text)
     assert len(rec["actions"]) == seq_done + 3 and all(a["action"] is not None for a in rec["actions"])
 
