@@ -682,7 +682,7 @@ async def build_record(core: Core, game_id: int, viewer_user: str | None = None)
     # keys check nothing, so nothing is lost; both are published at the end.
     keys_shown = over or row.seed_public
     logged = []
-    stop = listed_until(actions, events, secrets, viewer_seats) if row.status not in ("invited", "declined") else 0
+    stop = listed_until(actions, events, secrets, viewer_seats)
     for i, (a, evs) in enumerate(zip(actions, events, strict=True)):
         s = secrets.get(a.seq)
         sealed = s is not None and s.revealed_at is None and a.seat not in viewer_seats
