@@ -80,6 +80,20 @@ def test_3_032_a_pick_by_the_types_name_is_told_its_sizes() -> None:
         do(s, "Red", "pick", kind="dragon")
 
 
+def test_3_033_a_pick_by_the_name_of_a_type_of_one_size_is_told_how_to_write_it() -> None:
+    """``/pick kind:basic`` in an advanced scenario said "basic is not a counter of this scenario;
+    choose from ..., B": the Basic is a counter of it, in one size, written B."""
+    s = new("small")
+    for name in ("basic", " Basic "):
+        with pytest.raises(IllegalAction) as err:
+            do(s, "Red", "pick", kind=name)
+        text = str(err.value)
+        assert "Basic comes in one size, B (1 point): " in text and "write it kind:B" in text and "rule 3.033" in text, text
+        assert "not a counter" not in text
+    with pytest.raises(IllegalAction, match="basic is not a counter of this scenario"):
+        do(new("basic"), "Red", "pick", kind="basic")  # no Basics outside the advanced scenarios
+
+
 def test_3_033_small_scenario_caps_plunge_at_8_points() -> None:
     s = new("small")
     s, _ = do(s, "Red", "pick", kind="PL4")

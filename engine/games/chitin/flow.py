@@ -86,6 +86,10 @@ def pick_problem(state: State, seat: str, kind: str) -> str:
         if len(sizes) > 1:  # a type's name: its counters differ in size and points (3.03)
             each = ", ".join(f"{k} ({kind_points(k)} points)" for k in sizes)
             return f"{unit_type(kind_code(sizes[0])[0]).name} comes in {len(sizes)} sizes: {each}; say which, like kind:{sizes[0]} (rule {sc.rule})"
+        if sizes:  # a type of one size, named: the list writes it by its code
+            only, points = sizes[0], kind_points(sizes[0])
+            worth = "1 point" if points == 1 else f"{points} points"
+            return f"{unit_type(kind_code(only)[0]).name} comes in one size, {only} ({worth}): write it kind:{only} (rule {sc.rule})"
         return f"{kind} is not a counter of this scenario; choose from {types} (rule {sc.rule})"
     total, plunge = army_points(state.picks[seat] + [kind])
     name = f"{unit_type(kind_code(kind)[0]).name} ({kind_points(kind)} points)"
