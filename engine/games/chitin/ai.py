@@ -129,8 +129,24 @@ def _to_end(code: str, end: str) -> dict[Hex, int]:
     return best
 
 
-def _walk(sources: dict[Hex, int], cost: dict[Hex, int], blocked: set[Hex]) -> dict[Hex, int]:
-    """Cheapest cost from every hex to one of ``sources`` (each with its own starting cost), avoiding ``blocked``."""
+# _walk's answers: a movement phase asks the same walks again after every move that leaves the
+# blocked hexes as they were (some four times in five in whole games)
+_WALKS: dict[tuple[object, ...], dict[Hex, int]] = {}
+
+
+def _walk(sources: dict[Hex, int], code: str, blocked: set[Hex]) -> dict[Hex, int]:
+    """Cheapest cost for a counter of type ``code`` from every hex to one of ``sources`` (each with
+    its own starting cost), avoiding ``blocked``. The answer is shared: not to be changed."""
+    key = (code, tuple(sorted(sources.items())), frozenset(blocked))
+    hit = _WALKS.get(key)
+    if hit is None:
+        if len(_WALKS) > 512:
+            _WALKS.clear()
+        hit = _WALKS[key] = _search(sources, geo().terrain_cost(code), blocked)
+    return hit
+
+
+def _search(sources: dict[Hex, int], cost: dict[Hex, int], blocked: set[Hex]) -> dict[Hex, int]:
     g = geo()
     best = {h: v for h, v in sources.items() if h not in blocked}
     todo = [(v, h) for h, v in best.items()]
@@ -254,8 +270,7 @@ def _move(state: State, seat: str, legal: list[Action], standoff: float = 0.0) -
     # unless friendly fighters stand there (6.082).
     friendly = {h for h, st in idx.ground.items() if st[0].side == seat and any(is_combat(x) for x in st)}
     blocked = set(_enemy_stacks(idx, seat)) | (set(idx.zoc(_enemy(state, seat))) - friendly)
-    w_cost = g.terrain_cost("W")
-    home = _walk({h: 1 for h in g.edge[end]}, w_cost, blocked)
+    home = _walk({h: 1 for h in g.edge[end]}, "W", blocked)
     walks: dict[str, dict[Hex, int]] = {}
 
     def worker_left(table: dict[Hex, int], live: dict[Hex, int], to: str) -> float:
@@ -327,7 +342,7 @@ def _move(state: State, seat: str, legal: list[Action], standoff: float = 0.0) -
                     distance(g.hex_of[to], e) <= ENTRY for e in fighters):
                 return 1000.0  # it would enter (6.01) only to be overrun (7.07): it waits
             if target not in walks:
-                walks[target] = _walk({g.hex_of[target]: 0}, w_cost, blocked - {g.hex_of[target]})
+                walks[target] = _walk({g.hex_of[target]: 0}, "W", blocked - {g.hex_of[target]})
             return worker_left(table, walks[target], to) + danger(to)
         if to == "off":
             return 1000.0
