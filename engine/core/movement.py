@@ -87,6 +87,47 @@ def reachable(
     return out
 
 
+def cheapest(
+    start: Hex,
+    allowance: float,
+    step_cost: Callable[[Hex, Hex], float | None],
+    stops: Callable[[Hex], bool] = lambda h: False,
+    max_steps: int | None = None,
+) -> dict[Hex, float]:
+    """The cost of every hex ``reachable`` finds (the start left out), without the paths.
+
+    The same search, for a caller that needs only the costs: no path is built as it goes.
+    """
+    if max_steps is not None:  # the search over (hex, steps taken): reachable's own
+        return {h: r.cost for h, r in reachable(start, allowance, step_cost, stops, max_steps=max_steps).items()}
+    best: dict[Hex, float] = {start: 0.0}
+    counter = 0
+    frontier: list[tuple[float, int, Hex]] = [(0.0, 0, start)]
+    limit = allowance + _EPS
+    while frontier:
+        cost, _, here = heapq.heappop(frontier)
+        if cost != best[here]:
+            continue  # superseded by a cheaper way in
+        if here != start and stops(here):
+            continue
+        for nxt in _neighbors(here):
+            if nxt == start:
+                continue
+            price = step_cost(here, nxt)
+            if price is None:
+                continue
+            total = cost + price
+            if total > limit:
+                continue
+            old = best.get(nxt)
+            if old is None or total < old - _EPS:
+                best[nxt] = total
+                counter += 1
+                heapq.heappush(frontier, (total, counter, nxt))
+    del best[start]
+    return best
+
+
 _NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {}
 
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core.hexes import Hex, Hexside, distance, neighbor, neighbors, within
-from engine.core.movement import Reach, path_cost, reachable
+from engine.core.movement import Reach, cheapest, path_cost, reachable
 
 ORIGIN = Hex(0, 0)
 StepCost = Callable[[Hex, Hex], float | None]
@@ -306,3 +306,26 @@ def test_reachable_agrees_with_brute_force(case: tuple) -> None:
         assert path_cost(start, list(reach.path), step, stops) == pytest.approx(reach.cost)
         assert max_steps is None or len(reach.path) <= max_steps
         assert start not in reach.path
+
+
+@settings(max_examples=300, deadline=None)
+@given(movement_case(), st.sets(st.sampled_from(GRID), max_size=6))
+def test_cheapest_gives_reachables_costs_free_steps_too(case: tuple, free: set[Hex]) -> None:
+    """``cheapest`` is ``reachable`` without the paths: the same hexes at the same costs, also
+    where some steps cost nothing (Chitin's counters waiting beyond their end, 6.01)."""
+    terrain, walls, zoc, stop, _, start, allowance, max_steps = case
+
+    def step(a: Hex, b: Hex) -> float | None:
+        base = 0.0 if b in free else terrain.get(b)
+        if base is None or Hexside.of(a, b) in walls:
+            return None
+        return base + (1 if b in zoc and b not in free else 0)
+
+    def stops(h: Hex) -> bool:
+        return h in stop
+
+    got = cheapest(start, allowance, step, stops, max_steps)
+    assert got == {h: r.cost for h, r in reachable(start, allowance, step, stops, max_steps=max_steps).items()}
+    want = brute_force(start, allowance, step, stops, lambda h: True, max_steps, len(GRID))
+    assert got.keys() == want.keys()
+    assert all(got[h] == pytest.approx(cost) for h, (cost, _) in want.items())

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from engine.core.dice import Dice
 from engine.core.hexes import Hex
-from engine.core.movement import reachable
+from engine.core.movement import cheapest
 from engine.core.protocol import Event
 from engine.games.chitin.board import (
     DIRS,
@@ -110,46 +112,85 @@ def _paths(
     # 7.07: a stack that took part in an overrun passes through the hex at 2, +1 rough, +1 zone:
     # one more than entering it normally
     through = tuple(sorted(h for h, by in state.overrun_by.items() if ids & set(by)))
-    key = (seat, state.ends[seat], enemy, friends, start, tuple(sorted({c.type for c in members})), points, disrupted, escorted, through)
+    types = tuple(sorted({c.type for c in members}))
+    key = (seat, state.ends[seat], enemy, friends, start, types, points, disrupted, escorted, through)
     hit = _REACH.get(key)
     if hit is not None:
         return hit
-    zoc = idx.zoc(enemy_of(state, seat))
     off = g.off[state.ends[seat]]
-    costs = [g.terrain_cost(code) for code in {c.type for c in members}]
-    ground = idx.ground
+    enter = _entering(idx, seat, enemy_of(state, seat), (seat, enemy, friends, types, disrupted, escorted, through))
 
     def step(a: Hex, b: Hex) -> float | None:
         if b in off:
             if start is None:
                 return 0 if a in off else None  # 6.01: waiting beyond the end, entering where they like
             return 1 if a in g.text else None  # 6.07: one point to leave by their own end
-        if b not in g.text or (a in off and start is not None):
+        if a in off and start is not None:
             return None
-        st = ground.get(b)
-        if st and st[0].side != seat:
-            return None  # 6.09: never onto or through enemy ground units
-        if disrupted:
-            return None if b in zoc else 1  # 7.064 (a), (b)
-        if not escorted and b in zoc and not any(is_combat(c) for c in idx.stack(b, seat)):
-            return None  # 6.082: a Worker enters an enemy zone only with a combat unit
-        extra = 1 if b in passing else 0  # 7.07, RULINGS Chitin 9
-        return max(cost[b] for cost in costs) + (1 if b in zoc else 0) + extra  # 6.03, 6.031, 6.04
+        return enter.get(b)
 
-    passing = {g.hex_of[h] for h in through}
     origin = start if start is not None else min(off)
-    found = reachable(
+    found = cheapest(
         origin,
         points,
         step,
         stops=lambda h: start is not None and h in off,
         max_steps=1 if disrupted else None,
     )
-    result = {h: int(r.cost) for h, r in found.items()}
+    result = {h: int(c) for h, c in found.items()}
     if len(_REACH) > 4096:
         _REACH.clear()
     _REACH[key] = result
     return result
+
+
+_ENTER: dict[tuple[object, ...], dict[Hex, int]] = {}
+
+Shape = tuple[str, tuple[tuple[str, bool], ...], tuple[str, ...], tuple[str, ...], bool, bool, tuple[str, ...]]
+"""What entering a hex costs a group depends on: its seat, the enemy's stacks, where its own combat
+units stand (for Workers alone), its types, whether it is disrupted or escorted, and the hexes
+of its overruns."""
+
+
+def _entering(idx: Index, seat: str, foe: str, shape: Shape) -> dict[Hex, int]:
+    """What entering each map hex costs a group of that ``shape`` (absent: it may not). The same
+    for every group of that make-up, wherever it stands and whatever its points, so kept."""
+    hit = _ENTER.get(shape)
+    if hit is not None:
+        return hit
+    g = geo()
+    _, _, friends, types, disrupted, escorted, through = shape
+    zoc = idx.zoc(foe)
+    if disrupted:
+        out = dict.fromkeys(g.text, 1)  # 7.064 (a), (b): one hex, never into an enemy zone
+        for b in zoc:
+            del out[b]
+    else:
+        out = dict(_terrain(types))  # 6.03, 6.031
+        for b in zoc:
+            if escorted or g.text[b] in friends:
+                out[b] += 1  # 6.04
+            else:
+                del out[b]  # 6.082: a Worker enters an enemy zone only with a combat unit
+        for h in through:
+            b = g.hex_of[h]
+            if b in out:
+                out[b] += 1  # 7.07, RULINGS Chitin 9
+    for b, st in idx.ground.items():
+        if st[0].side != seat:
+            out.pop(b, None)  # 6.09: never onto or through enemy ground units
+    if len(_ENTER) > 1024:
+        _ENTER.clear()
+    _ENTER[shape] = out
+    return out
+
+
+@cache
+def _terrain(types: tuple[str, ...]) -> dict[Hex, int]:
+    """What the terrain of each map hex costs a group of these types: its dearest (6.03, 6.031)."""
+    g = geo()
+    costs = [g.terrain_cost(code) for code in types]
+    return {b: max(cost[b] for cost in costs) for b in g.text}
 
 
 def movable(state: State, idx: Index, seat: str) -> list[tuple[list[Counter], Hex | None]]:
