@@ -44,6 +44,21 @@ def _act(verb: str, **args: str | int) -> Action:
     return a
 
 
+_MOVES: dict[tuple[str, str, str], Action] = {}
+
+
+def _move_act(move: tuple[str, str, str]) -> Action:
+    """``_act(verb, stack=group, to=destination)`` for a ground move, looked up by the move itself:
+    a movement phase lists some three hundred of them after every move."""
+    a = _MOVES.get(move)
+    if a is None:
+        if len(_MOVES) > 200_000:
+            _MOVES.clear()
+        verb, gid, to = move
+        a = _MOVES[move] = _act(verb, stack=gid, to=to)
+    return a
+
+
 def _without_dir(action: Action) -> Action:
     """The order without its facing: a /move dir:S is the /move, then the /face (6.06)."""
     return Action(verb=action.verb, args={k: v for k, v in action.args.items() if k != "dir"})
@@ -209,7 +224,7 @@ class Chitin(GameRules):
         return self._task_actions(state)
 
     def _move_actions(self, state: State, idx: Index, seat: str) -> list[Action]:
-        out = [_act(v, stack=gid, to=d) for v, gid, d in movement.ground_moves(state, idx, seat)]
+        out = [_move_act(m) for m in movement.ground_moves(state, idx, seat)]
         if state.advanced:
             for c in sorted(state.mine(seat), key=movement.natural):
                 if c.type == "PL" and c.where in ("map", "reserve"):
