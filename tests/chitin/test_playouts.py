@@ -145,6 +145,8 @@ def keen_game(scenario: str, seed: int, options: dict, cap: int = 1500):  # type
     last_phase = None
     for n in range(1, cap + 1):
         prompts = RULES.pending(state)
+        # listing the legal actions asks only who is to act, without the prompts' texts
+        assert RULES.acting(state) == tuple(dict.fromkeys(p.seat for p in prompts)), state.step
         if not prompts:
             break
         prompt = rng.choice(prompts)

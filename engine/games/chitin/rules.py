@@ -159,6 +159,22 @@ class Chitin(GameRules):
             return [self._task_prompt(state)]
         return []
 
+    def acting(self, state: State) -> tuple[str, ...]:
+        """The seats ``pending`` prompts, without the prompts' texts (an attack phase's works out
+        every battle's odds): what listing the legal actions asks, after every action of a playout."""
+        s = state.step
+        if s == "forces":
+            return tuple(seat for seat in SEATS if seat not in state.ready)
+        if s == "order":
+            return (state.high,)
+        if s == "order2":
+            return (movement.enemy_of(state, state.high),)
+        if s in ("move", "face", "attack"):
+            return (state.active,)
+        if s == "combat" and state.queue:
+            return (state.queue[0].seat,)
+        return ()
+
     def _attack_text(self, state: State) -> str:
         idx = Index(state)
         lines = ["Declare your attacks, one pair at a time, then /done to roll (rules 7.02, 7.03)"]
@@ -197,7 +213,7 @@ class Chitin(GameRules):
         return list(hit)
 
     def _legal(self, state: State, seat: str) -> list[Action]:
-        if not any(p.seat == seat for p in self.pending(state)):
+        if seat not in self.acting(state):
             return []
         s = state.step
         if s == "forces":
