@@ -374,22 +374,20 @@ def _robot_move(state: State, legal: list[Action], gang: bool = False,
             marine_hexes[u.hex] = min(marine_hexes.get(u.hex, INF), w)
     hunt = _hunt_field(state, marine_hexes) if marine_hexes else {}
     near_marines = {m for h in marine_hexes for m in (h, *_near(h))}
-    fix: dict[str, dict[str, float]] = {}
 
     def repair_field(u: Unit) -> dict[str, float]:
         """Distances to the markers no other Repairbot stands on (one Repairbot a marker)."""
-        if u.id not in fix:
-            taken = {b.hex for b in state.side_units(ROBOTS) if b.kind == "repair" and b.id != u.id}
-            todo = tuple(sorted(h for h in state.markers if h not in taken and h not in near_marines))
-            fix[u.id] = _repair_field(state, todo) if todo else {}
-        return fix[u.id]
+        taken = {b.hex for b in state.side_units(ROBOTS) if b.kind == "repair" and b.id != u.id}
+        todo = tuple(sorted(h for h in state.markers if h not in taken and h not in near_marines))
+        return _repair_field(state, todo) if todo else {}
 
-    def score(u: Unit, n: str) -> float:
+    def score(field: dict[str, float] | None, n: str) -> float:
+        """A hex's score for a Repairbot (going by ``field``) or, ``field`` None, for a Security Robot."""
         s = 0.0
         if n in danger:
             s += 500.0
-        if u.kind == "repair":
-            s += repair_field(u).get(n, 0.0)
+        if field is not None:
+            s += field.get(n, 0.0)
             if n in near_marines:
                 s += 50.0
         else:
@@ -397,14 +395,36 @@ def _robot_move(state: State, legal: list[Action], gang: bool = False,
         return s
 
     best, best_gain = None, 0.2
+    # each unit once: where it stands, its score there and its field (a Repairbot's); the legal
+    # moves list it with every hex it may reach
+    here: dict[str, tuple[str, float, dict[str, float] | None] | None] = {}
+    hunted: dict[str, float] = {}  # a Security Robot's score of a hex is every Security Robot's
     for a in legal:
         if a.verb not in ("move", "advance"):
             continue
-        u = state.unit(str(a.args["unit"]))
+        uid = str(a.args["unit"])
+        if uid not in here:
+            u = state.unit(uid)
+            if u.kind == "repair":
+                # a Repairbot in the Marines' way stays there (``_block_move``)
+                field = None if u.hex in held else repair_field(u)
+                here[uid] = None if field is None else (u.hex, score(field, u.hex), field)
+            else:
+                here[uid] = (u.hex, score(None, u.hex), None)
+        mover = here[uid]
+        if mover is None:
+            continue
+        at, now, field = mover
         to = str(a.args["to"])
-        if to == u.hex or (u.kind == "repair" and u.hex in held):
-            continue  # a Repairbot in the Marines' way stays there (``_block_move``)
-        gain = score(u, u.hex) - score(u, to)
+        if to == at:
+            continue
+        if field is not None:
+            gain = now - score(field, to)
+        else:
+            there = hunted.get(to)
+            if there is None:
+                there = hunted[to] = score(None, to)
+            gain = now - there
         if gain > best_gain:
             best, best_gain = a, gain
     return best
