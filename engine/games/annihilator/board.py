@@ -110,6 +110,8 @@ class Board:
                 self.count[(u.hex, u.side)] += 1
         self._tkey: TerrainKey | None = None
         self._full_cache: dict[str, frozenset[str]] = {}
+        self._enemies: dict[str, frozenset[str]] = {}
+        self._closed: frozenset[str] | None = None
 
     def enemy_in(self, hex_no: str, side: str) -> bool:
         """Whether units of the other side stand in the hex."""
@@ -137,7 +139,7 @@ class Board:
         """Every hex the unit may move to within ``allowance`` and end in (5.3, 6.0)."""
         nums = data.hex_numbers()
         full = self._full(unit.side)
-        return [n for n in (nums[h] for h in self._raw(unit, allowance, only)) if n not in full]
+        return [n for h in self._raw(unit, allowance, only) if (n := nums[h]) not in full]
 
     def _full(self, side: str) -> frozenset[str]:
         """Hexes where ``side`` may not add a unit (6.0)."""
@@ -153,13 +155,16 @@ class Board:
         if self._tkey is None:
             self._tkey = terrain_key(self.state)
         other = data.ANNIHILATOR if unit.human else data.MARINES
-        enemies = frozenset(h for (h, s), n in self.count.items() if s == other and n > 0)
+        enemies = self._enemies.get(other)
+        if enemies is None:  # the same for every unit of a side: worked out once a board
+            enemies = self._enemies[other] = frozenset(h for (h, s), n in self.count.items() if s == other and n > 0)
         allowed = frozenset(only) if only is not None else None
         # RULINGS Annihilator 10 (6.0 with 7.3): a human crossing an auto-defend hex may be stopped
         # there by a D, so one that could not stop in it (three humans already) may not enter it.
-        table = cost_table(self.state, self._tkey)
-        closed = frozenset(h for h in self._full(data.MARINES) if data.hexes_by_number()[h] in table.auto_defend) \
-            if unit.human else frozenset()
+        if unit.human and self._closed is None:
+            table = cost_table(self.state, self._tkey)
+            self._closed = frozenset(h for h in self._full(data.MARINES) if data.hexes_by_number()[h] in table.auto_defend)
+        closed = self._closed if unit.human and self._closed is not None else frozenset()
         key = (unit.hex, unit.human, allowance, allowed, self._tkey, enemies, closed)
         raw = _REACH.get(key)
         if raw is None:

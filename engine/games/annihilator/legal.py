@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 
 from engine.core.errors import IllegalAction
@@ -43,16 +44,23 @@ def act(verb: str, **args: str) -> Action:
     return a
 
 
-_UNIT_TO: dict[tuple[str, str, str], Action] = {}
+_UNIT_TO: dict[tuple[str, str], dict[str, Action]] = {}
 
 
-def unit_to(verb: str, uid: str, to: str) -> Action:
-    """``move``/``advance``/``place`` actions, the most numerous, from their own cache."""
-    a = _UNIT_TO.get((verb, uid, to))
-    if a is None:
-        arg = "at" if verb == "place" else "to"
-        a = _UNIT_TO[(verb, uid, to)] = Action(verb=verb, args={"unit": uid, arg: to})
-    return a
+def unit_moves(verb: str, uid: str, dests: Iterable[str]) -> list[Action]:
+    """``move``/``advance``/``place`` actions of one unit to each of ``dests``: the most numerous
+    actions, from their own cache, the unit's row of it looked up once."""
+    row = _UNIT_TO.get((verb, uid))
+    if row is None:
+        row = _UNIT_TO[(verb, uid)] = {}
+    arg = "at" if verb == "place" else "to"
+    out = []
+    for to in dests:
+        a = row.get(to)
+        if a is None:
+            a = row[to] = Action(verb=verb, args={"unit": uid, arg: to})
+        out.append(a)
+    return out
 
 
 def is_legal_fast(state: State, seat: str, action: Action) -> bool | None:
@@ -141,7 +149,7 @@ def _place(state: State) -> list[Action]:
         return []
     board = Board(state)
     hexes = [h for h in placeable() if board.room(h, data.ANNIHILATOR)]
-    return [unit_to("place", u.id, h) for u in todo for h in hexes]
+    return [a for u in todo for a in unit_moves("place", u.id, hexes)]
 
 
 def _lift(state: State) -> list[Action]:
@@ -163,14 +171,14 @@ def _land(state: State) -> list[Action]:
 def _move(state: State) -> list[Action]:
     side = STEPS[state.step][0]
     board = Board(state)
-    return [unit_to("move", u.id, h) for u in movers(state, side) for h in board.destinations(u, u.mp)]
+    return [a for u in movers(state, side) for a in unit_moves("move", u.id, board.destinations(u, u.mp))]
 
 
 def _advance(state: State) -> list[Action]:
     side = STEPS[state.step][0]
     board = Board(state)
     return [
-        unit_to("advance", u.id, h) for u in movers(state, side) for h in board.destinations(u, u.mp, only=state.fresh)
+        a for u in movers(state, side) for a in unit_moves("advance", u.id, board.destinations(u, u.mp, only=state.fresh))
     ]
 
 
