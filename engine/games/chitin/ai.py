@@ -140,7 +140,7 @@ def _walk(sources: dict[Hex, int], code: str, blocked: set[Hex]) -> dict[Hex, in
     key = (code, tuple(sorted(sources.items())), frozenset(blocked))
     hit = _WALKS.get(key)
     if hit is None:
-        if len(_WALKS) > 512:
+        if len(_WALKS) > 256:
             _WALKS.clear()
         hit = _WALKS[key] = _search(sources, geo().terrain_cost(code), blocked)
     return hit

@@ -179,7 +179,7 @@ def _entering(idx: Index, seat: str, foe: str, shape: Shape) -> dict[Hex, int]:
     for b, st in idx.ground.items():
         if st[0].side != seat:
             out.pop(b, None)  # 6.09: never onto or through enemy ground units
-    if len(_ENTER) > 1024:
+    if len(_ENTER) > 256:
         _ENTER.clear()
     _ENTER[shape] = out
     return out
