@@ -96,7 +96,11 @@ def cheapest(
 ) -> dict[Hex, float]:
     """The cost of every hex ``reachable`` finds (the start left out), without the paths.
 
-    The same search, for a caller that needs only the costs: no path is built as it goes.
+    The same search, for a caller that needs only the costs: no path is built as it goes. The
+    costs are ``reachable``'s exactly where sums of step costs are exact (whole and half points);
+    with other fractions, where two ways into a hex cost the same within ``_EPS``, ``reachable``
+    takes the one of fewer steps and this the first found, so the two may differ in a float's
+    last digits.
     """
     if max_steps is not None:  # the search over (hex, steps taken): reachable's own
         return {h: r.cost for h, r in reachable(start, allowance, step_cost, stops, max_steps=max_steps).items()}

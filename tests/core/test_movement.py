@@ -324,8 +324,9 @@ def test_cheapest_gives_reachables_costs_free_steps_too(case: tuple, free: set[H
     def stops(h: Hex) -> bool:
         return h in stop
 
-    got = cheapest(start, allowance, step, stops, max_steps)
-    assert got == {h: r.cost for h, r in reachable(start, allowance, step, stops, max_steps=max_steps).items()}
-    want = brute_force(start, allowance, step, stops, lambda h: True, max_steps, len(GRID))
-    assert got.keys() == want.keys()
-    assert all(got[h] == pytest.approx(cost) for h, (cost, _) in want.items())
+    for limit in (None, max_steps):  # its own search without a step limit; reachable's with one
+        got = cheapest(start, allowance, step, stops, limit)
+        assert got == {h: r.cost for h, r in reachable(start, allowance, step, stops, max_steps=limit).items()}
+        want = brute_force(start, allowance, step, stops, lambda h: True, limit, len(GRID))
+        assert got.keys() == want.keys()
+        assert all(got[h] == pytest.approx(cost) for h, (cost, _) in want.items())
