@@ -8,7 +8,7 @@ from engine.core.errors import IllegalAction
 from engine.games.chitin import movement
 from engine.games.chitin.board import Index, geo
 from engine.games.chitin.state import State
-from tests.chitin.positions import act, begin, destinations, legal, nb, position, put
+from tests.chitin.positions import RULES, act, begin, destinations, legal, nb, position, put
 
 RIVER, FOREST, SLOPE, BOTH, PLAIN = "0505", "0203", "0602", "0405", "0404"
 
@@ -223,3 +223,71 @@ def test_6_09_no_moving_onto_or_through_enemy_units() -> None:
     assert "0807" not in dests
     with pytest.raises(IllegalAction, match="rule 6.09"):
         act(s, "Red", "move", stack="R1", to="0807")
+
+
+def _paths_by_the_rules(state: State, idx: Index, seat: str, members: list, start, bonus: int = 0,  # type: ignore[no-untyped-def]
+                        charge: bool = False) -> dict:
+    """Ground paths (6.01-6.09, 7.064, 7.07) worked out step by step over ``reachable``, with
+    nothing kept: what ``movement._paths`` must give."""
+    from engine.core.movement import reachable
+    from engine.games.chitin.board import is_combat
+
+    g = geo()
+    zoc = idx.zoc(movement.enemy_of(state, seat))
+    off = g.off[state.ends[seat]]
+    escorted = any(is_combat(c) for c in members)
+    disrupted = any(c.disrupted for c in members)
+    costs = [g.terrain_cost(c.type) for c in members]
+    ids = {c.id for c in members}
+    passing = {g.hex_of[h] for h, by in state.overrun_by.items() if ids & set(by)}
+
+    def step(a, b):  # type: ignore[no-untyped-def]
+        if b in off:
+            if start is None:
+                return 0 if a in off else None  # 6.01
+            return 1 if a in g.text else None  # 6.07
+        if b not in g.text or (a in off and start is not None):
+            return None
+        st = idx.ground.get(b)
+        if st and st[0].side != seat:
+            return None  # 6.09
+        if disrupted:
+            return None if b in zoc else 1  # 7.064
+        if not escorted and b in zoc and not any(is_combat(c) for c in idx.stack(b, seat)):
+            return None  # 6.082
+        return max(cost[b] for cost in costs) + (1 if b in zoc else 0) + (1 if b in passing else 0)  # 6.03, 6.04, 7.07
+
+    found = reachable(start if start is not None else min(off), movement.allowance(members, charge) + bonus, step,
+                      stops=lambda h: start is not None and h in off, max_steps=1 if disrupted else None)
+    return {h: int(r.cost) for h, r in found.items()}
+
+
+def test_6_0_ground_paths_kept_and_worked_out_once_a_make_up_are_those_of_the_rules_step_by_step() -> None:
+    """``movement._paths`` keeps its answers and what entering each hex costs a make-up of group
+    (enemy stacks, zones, terrain, disruption, escort, overruns); at every movement step of seeded
+    keen playouts, every group's paths, charging or not, are those worked out afresh step by step.
+    (Rarer cases these games do not reach are pinned by their rule tests: a lone Worker into a zone
+    where its own combat units stand, 6.082, above; passing through an overrun hex, 7.07, in
+    tests/chitin/test_fidelity.py.)"""
+    from engine.core.dice import SeededDice
+    from tests.chitin.test_playouts import keen_game
+
+    checked = disrupted = workers = 0
+    for scenario, seed in (("learning", 2), ("small", 2), ("advanced", 0)):
+        config, _, log, _ = keen_game(scenario, seed, {"turn_limit": 4}, cap=700)
+        st = RULES.setup(config, SeededDice(f"keen{seed}", 0))
+        for n, (seat, action, _) in enumerate(log, start=1):
+            assert isinstance(st, State)
+            if st.step == "move":
+                idx = Index(st)
+                for members, start in movement.movable(st, idx, st.active):
+                    for charge in (False, True):
+                        movement._REACH.clear()  # the paths afresh; the entry costs kept from earlier groups
+                        got = movement._paths(st, idx, st.active, members, start, 0, charge)
+                        want = _paths_by_the_rules(st, idx, st.active, members, start, 0, charge)
+                        assert got == want, (scenario, seed, n, [c.id for c in members], charge)
+                        checked += 1
+                        disrupted += any(c.disrupted for c in members)
+                        workers += all(c.type == "W" for c in members)
+            st, _ = RULES.apply(st, seat, action, SeededDice(f"keen{seed}", n))
+    assert checked > 1000 and disrupted > 20 and workers > 100, (checked, disrupted, workers)
