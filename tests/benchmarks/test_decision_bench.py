@@ -1,12 +1,13 @@
 """The bot opponent's slowest decisions at `hard`, as a member waits for them (run with `make bench`).
 
 Goal (issue 15): `hard` answers in about five seconds, its decision p95 at most 6 s on a 2-core
-machine. Two decisions are far slower than the p95 and are measured here one by one:
+machine. Two kinds of decision are measured here one by one:
 
-- Chitin's choice of first move or end (3.02), once a game: `hard` plays whole games of each
-  choice (docs/ai.md, "Whole games").
-- A Marines' movement decision in the Annihilator, `hard`'s slowest kind: its rollouts play the
-  Security Robots and Repairbots to the same step of the next game turn.
+- Chitin's choice of first move or end (3.02), once a game and far above the p95: `hard` plays
+  whole games of each choice (docs/ai.md, "Whole games").
+- A Marines' movement decision in the Annihilator, the kind that makes up `hard`'s slow
+  decisions there: its rollouts play the Security Robots and Repairbots to the same step of the
+  next game turn.
 
 Each round runs in a process of its own, started afresh (spawned), so the engine's kept answers
 (paths, walks, actions) start empty, as in a new worker after a restart; the round is timed in that
