@@ -192,7 +192,11 @@ def flat(
     first candidate (the policy's action) is kept unless another's mean is higher.
 
     ``whole``: every legal action is a candidate and each is played on to the game's end (at most
-    ``ai.game_cap`` actions, then the evaluation), for the decisions ``GameAI.deep`` names."""
+    ``ai.game_cap`` actions, then the evaluation), for the decisions ``GameAI.deep`` names. A
+    candidate is dropped as soon as it could no longer come out best: a game's value lies in [0, 1],
+    so one whose sum, plus one for every sample still to come, is below another's sum so far is
+    behind that one at the end too; when one is left the decision is made. The candidates left are
+    played on every sample, so the one chosen is the one the full count would choose (``_ahead``)."""
     seat = info.seat
     fixed: BaseModel | None = None
     if not has_hidden(rules, ai, info):
@@ -208,7 +212,8 @@ def flat(
     cand_keys = {key_of(a) for a in cands}
     samples = max(1, budget // len(cands))
     sums = [0.0] * len(cands)
-    done = 0
+    counts = [0] * len(cands)
+    live = list(range(len(cands)))
     for m in range(samples):
         if deadline is not None and deadline():
             break
@@ -219,16 +224,35 @@ def flat(
         def answered(x: BaseModel, start: BaseModel = state) -> bool:
             return not whole and ai.horizon(rules, start, x, seat)
 
-        for j, a in enumerate(cands):
+        for j in live:
             r = base.copy()
-            s, _ = rules.replay_step(state, seat, a, RngDice(r))
+            s, _ = rules.replay_step(state, seat, cands[j], RngDice(r))
             sums[j] += _rollout(rules, ai, s, seat, r, ai.game_cap if whole else ai.horizon_cap, answered)
-        done += 1
-    means = [v / max(done, 1) for v in sums]
-    best = 0
-    for j in range(1, len(cands)):
+            counts[j] += 1
+        if whole:
+            live = _ahead(live, sums, samples - m - 1)
+            if len(live) == 1:
+                break
+    means = [v / max(n, 1) for v, n in zip(sums, counts, strict=True)]
+    best = live[0]
+    for j in live[1:]:
         if means[j] > means[best]:
             best = j
-    stats: dict[str, object] = {"kind": "whole games" if whole else "rollouts", "iterations": done * len(cands),
-             "children": {a.text(): (done, round(means[j], 3)) for j, a in enumerate(cands)}}
+    stats: dict[str, object] = {"kind": "whole games" if whole else "rollouts", "iterations": sum(counts),
+             "children": {a.text(): (counts[j], round(means[j], 3)) for j, a in enumerate(cands)}}
     return cands[best], stats
+
+
+_SURE = 1e-9
+"""A margin for ``_ahead``'s comparison: sums of values in [0, 1] added in another order may differ
+in their last bits."""
+
+
+def _ahead(live: list[int], sums: list[float], left: int) -> list[int]:
+    """The candidates of ``live`` that may still come out best after ``left`` more samples: those
+    whose sum, plus ``left`` (each sample adds a value of at most 1), reaches the highest sum so far
+    (which can only grow). A candidate dropped ends below the one that leads now, whatever the games
+    still to come, and so below the best; those kept have played the same samples, so their means
+    compare as their sums (``flat``)."""
+    lead = max(sums[j] for j in live)
+    return [j for j in live if sums[j] + left + _SURE >= lead]

@@ -7,11 +7,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from typing import cast
+from unittest import mock
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from bot.opponent import reason_of
+from engine.ai import search
 from engine.ai.base import GameAI
 from engine.ai.player import decide
 from engine.ai.rng import Rng
@@ -417,7 +421,55 @@ def test_whole_games_weigh_every_legal_action_to_the_game_s_end() -> None:
     assert near.args["n"] == "1"
     best, stats = flat(t.rules, _Blind(), t.information(seat), legal, 6 * pile, Rng("whole"), whole=True)
     children = cast(dict[str, tuple[int, float]], stats["children"])
-    assert stats["kind"] == "whole games" and stats["iterations"] == 6 * pile
-    assert set(children) == {a.text() for a in legal} and children[f"/take n:{pile}"] == (6, 1.0)
+    assert stats["kind"] == "whole games" and stats["iterations"] == sum(n for n, _ in children.values())
+    assert set(children) == {a.text() for a in legal} and children[f"/take n:{pile}"][1] == 1.0
+    assert all(1 <= n <= 6 for n, _ in children.values())
     assert best.args["n"] == str(pile) and children["/take n:1"][1] < 1.0
     assert "won" in reason_of(best, stats)
+
+
+def _toy_at_three() -> Table:
+    return drive(Table("toy", "standard", {"pile": "6"}, dice_seed="whole-drop"),
+                 lambda t: cast(ToyState, t.state).step == "take" and cast(ToyState, t.state).pile == 3)
+
+
+_TOY_AT_THREE: list[Table] = []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 12), st.data())
+def test_whole_games_drop_a_candidate_only_once_it_can_no_longer_come_out_best(samples: int, data: st.DataObject) -> None:
+    # any values in [0, 1] a game might end with (wins, losses, draws, evaluations at the cap):
+    # the choice is the one the full count of every candidate on every sample would make, with
+    # ties keeping the earlier; a candidate is played on the same samples as the others until it
+    # is dropped, and the games it was spared are games not played
+    if not _TOY_AT_THREE:
+        _TOY_AT_THREE.append(_toy_at_three())
+    t = _TOY_AT_THREE[0]
+    seat, pile = cast(ToyState, t.state).taker, cast(ToyState, t.state).pile
+    legal = t.rules.legal_now(t.state, seat)
+    value = st.sampled_from([0.0, 1.0, 0.5]) | st.floats(0.0, 1.0)
+    table = data.draw(st.lists(st.lists(value, min_size=len(legal), max_size=len(legal)),
+                               min_size=samples, max_size=samples))
+    order = [a.text() for a in legal]
+    played: list[list[int]] = [[] for _ in legal]
+
+    def game(rules: GameRules, ai: GameAI, state: BaseModel, seat: str, rng: Rng, *rest: object) -> float:
+        j = order.index(f"/take n:{pile - cast(ToyState, state).pile}")
+        played[j].append(len(played[j]))
+        return table[len(played[j]) - 1][j]
+
+    with mock.patch.object(search, "_rollout", game):
+        best, stats = flat(t.rules, _Blind(), t.information(seat), legal, samples * len(legal), Rng("drop"),
+                           whole=True)
+    full = [sum(row[j] for row in table) for j in range(len(legal))]
+    assert order.index(best.text()) == max(range(len(legal)), key=lambda j: (full[j], -j))
+    assert all(p == list(range(len(p))) for p in played)  # the first samples, in order, none skipped
+    children = cast(dict[str, tuple[int, float]], stats["children"])
+    assert [children[a][0] for a in order] == [len(p) for p in played]
+    for j, p in enumerate(played):
+        if len(p) < samples and j != order.index(best.text()):  # dropped: behind another, even had it won
+            # every game still to come (the one chosen stops when it is the last one left)
+            n = len(p)
+            assert any(sum(row[j] for row in table[:n]) + samples - n
+                       < sum(row[k] for row in table[:n]) for k in range(len(legal)) if k != j)
