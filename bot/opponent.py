@@ -123,8 +123,8 @@ def reason_of(action: Action, stats: dict[str, Any]) -> str:
     children = stats.get("children")
     if isinstance(children, dict) and action.text() in children and stats.get("kind") == "whole games":
         samples, value = children[action.text()]
-        return (f"it won most often of {len(children)} orders, each played on to the end of the same sampled "
-                f"games until one could no longer catch up ({samples} games for this one, won "
+        return (f"it won most often of {len(children)} orders played on to the end of the same sampled games "
+                f"(an order dropped once it could no longer catch up; {samples} games for this one, won "
                 f"{round(100 * float(value))}%)")
     if isinstance(children, dict) and action.text() in children and stats.get("kind") == "rollouts":
         samples, value = children[action.text()]
