@@ -71,7 +71,8 @@ class GameAI:
         return self.node_cost
 
     def evaluate(self, rules: GameRules, state: BaseModel, seat: str) -> float:
-        """How good ``state`` is for ``seat``: 1 won, 0 lost, 0.5 even."""
+        """How good ``state`` is for ``seat``: 1 won, 0 lost, 0.5 even, always within [0, 1] (whole
+        games, ``search.flat``, drop a choice by that bound)."""
         out = rules.outcome(state)
         if out is None:
             return 0.5

@@ -456,13 +456,14 @@ def test_whole_games_drop_a_candidate_only_once_it_can_no_longer_come_out_best(s
 
     def game(rules: GameRules, ai: GameAI, state: BaseModel, seat: str, rng: Rng, *rest: object) -> float:
         j = order.index(f"/take n:{pile - cast(ToyState, state).pile}")
-        played[j].append(len(played[j]))
-        return table[len(played[j]) - 1][j]
+        m = int(rng._seed.split("/")[1])  # the sample: flat's generator for it is Rng("drop").fork(m)
+        played[j].append(m)
+        return table[m][j]
 
     with mock.patch.object(search, "_rollout", game):
         best, stats = flat(t.rules, _Blind(), t.information(seat), legal, samples * len(legal), Rng("drop"),
                            whole=True)
-    full = [sum(row[j] for row in table) for j in range(len(legal))]
+    full = [sum(row[j] for row in table) / samples for j in range(len(legal))]
     assert order.index(best.text()) == max(range(len(legal)), key=lambda j: (full[j], -j))
     assert all(p == list(range(len(p))) for p in played)  # the first samples, in order, none skipped
     children = cast(dict[str, tuple[int, float]], stats["children"])
