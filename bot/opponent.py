@@ -123,9 +123,10 @@ def reason_of(action: Action, stats: dict[str, Any]) -> str:
     children = stats.get("children")
     if isinstance(children, dict) and action.text() in children and stats.get("kind") == "whole games":
         samples, value = children[action.text()]
-        return (f"it won most often of {len(children)} orders played on to the end of the same sampled games "
-                f"(an order dropped once it could no longer catch up; {samples} games for this one, won "
-                f"{round(100 * float(value))}%)")
+        dropped = len({n for n, _ in children.values()}) > 1
+        return (f"it won most often of {len(children)} orders, each played on to the end of the same "
+                f"{samples} sampled games{' or until it could no longer catch up' if dropped else ''} "
+                f"(won {round(100 * float(value))}%)")
     if isinstance(children, dict) and action.text() in children and stats.get("kind") == "rollouts":
         samples, value = children[action.text()]
         return (f"it did best of {len(children)} orders, each played on over the same {samples} sampled "
