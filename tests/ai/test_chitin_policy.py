@@ -401,9 +401,10 @@ def test_7_02_7_06_an_air_strike_that_makes_the_plan_stand_is_taken_over_a_plan_
 def test_3_02_hard_weighs_first_move_and_the_end_by_whole_games() -> None:
     """3.02 at ``hard``: in Learning and Basic each choice of the high roller is played on to the
     game's end, up to 16 games each, a choice no longer played once it cannot catch up
-    (``ChitinAI.deep``). With both sides playing ``tactics``, the low roller answers the first move with the south end, from which the second mover wins most games
-    (docs/ai-measurements.md, "`hard` and the first move"); so ``hard`` rolling high takes the south end and
-    lets the other move first, where ``normal`` takes the first move. In Advanced the end matters
+    (``ChitinAI.deep``). With both sides playing ``tactics``, the low roller answers the first move
+    with the south end, from which the second mover wins most games (docs/ai-measurements.md,
+    "`hard` and the first move"); so ``hard`` rolling high takes the south end and lets the other
+    move first, where ``normal`` takes the first move. In Advanced the end matters
     little and a whole game costs more: ``hard`` keeps ``tactics``'s choice there."""
     t = _at_first_move_choice("learning")
     high = _state(t).high

@@ -885,8 +885,8 @@ class ChitinAI(GameAI):
     choice of the high roller's three (first move, the north end, the south end), up to 24 an end of
     the low roller's two (with 8 a choice the south end's edge was missed one time in three); a
     choice that can no longer catch up is played no further (``search.flat``), which saved 30% of
-    the games on 21 positions (a third on ``make bench``'s); ``normal``'s 28 pay for 9, fewer than ``deep_least`` a choice, so it takes
-    ``tactics``'s."""
+    the games on 21 positions (a third on ``make bench``'s); ``normal``'s 28 pay for 9, fewer than
+    ``deep_least`` a choice, so it takes ``tactics``'s."""
 
     def deep(self, rules: GameRules, state: BaseModel, seat: str) -> bool:
         """3.02, first move or an end, is weighed by whole games: ``tactics``'s choice (the first
