@@ -1,10 +1,13 @@
 """The bot opponent on the fake Discord: hexhive itself as the opponent, typing while it thinks,
-its secret choices by its own path (never a DM to itself), /game hint ephemeral, /mod replace."""
+its secret choices by its own path (never a DM to itself), /game hint ephemeral, /mod replace, and
+hexhive against itself in the toy game and in the Annihilator."""
 
 from __future__ import annotations
 
 import json
 
+from bot.records import commitment
+from engine.core.protocol import Action
 from tests.bot.test_opponent import Inline
 from tests.discord.actors import ALICE, BOB, Table, ephemeral, texts
 from tests.fakediscord import payloads as P
@@ -95,4 +98,45 @@ async def test_hexhive_against_itself_plays_a_game_through_with_its_sealed_guess
     assert secrets and all(s.revealed_at is not None for s in secrets.values())
     channel = texts(t.in_channel(thread))
     assert all(f"`{s.commitment[:16]}`" in channel for s in secrets.values())
+    assert str(P.APP_ID) not in fake.dm_of and not core.opponent.errors and not core.internal_errors
+
+
+async def test_hexhive_against_itself_plays_an_annihilator_game_through_with_its_demolition_orders_revealed(
+        fake, bot, core):
+    """Issue 15, in a title of the box: hexhive plays both sides of an Annihilator game on the fake
+    Discord. The Marines' demolition orders (8.1) are secret: each goes by the bot's own path,
+    committed first (its hash in the thread), and is opened when the phase ends; no direct message
+    is sent, and the game reaches its end with nobody else giving an order."""
+    core.opponent.executor = Inline()
+    t = Table(fake, bot.client)
+    await t.slash("alice", P.CHANNEL_ID, "game", {"game": "annihilator", "opponent": ("user", P.APP_ID),
+                                                  "level": "easy"}, sub="new")
+    gid = next(iter(core.live))
+    thread = core.live[gid].row.place
+    seats = core.live[gid].seats
+    human = next(s for s, u in seats.items() if u == str(ALICE))
+    await core.opponent.idle()
+    sent = await t.slash("mo", thread, "mod", {"seat": human, "user": ("user", P.APP_ID), "level": "easy",
+                                               "reason": "exhibition"}, sub="replace")
+    assert f"gave seat {human}" in texts(sent), texts(sent)
+    for _ in range(200):
+        await core.opponent.idle()
+        if gid not in core.live:
+            break
+    assert gid not in core.live and "is over" in texts(t.in_channel(thread))
+    rows = await core.store.actions(gid, 1)
+    assert rows and all(a.user == str(P.APP_ID) for a in rows if a.seat)
+    sealed = [a for a in rows if a.secret]
+    assert sealed and {a.seat for a in sealed} == {"Marines"}
+    secrets = {s.seq: s for s in await core.store.secrets(gid, 1)}
+    for a in sealed:  # every one opened, and it is what was committed to
+        s = secrets[a.seq]
+        assert s.revealed_at is not None and commitment(s.nonce, Action.model_validate_json(a.action)) == s.commitment
+    # each charge is announced with a commitment before it is opened (a /done alone ends the phase and
+    # opens at once)
+    channel = texts(t.in_channel(thread))
+    charges = [a for a in sealed if Action.model_validate_json(a.action).verb == "charge"]
+    assert charges and channel.count("have given a demolition order (commitment `") == len(charges)
+    first = channel.index("have given a demolition order (commitment `")
+    assert first < channel.index("Demolition orders (rule 8.1): ")
     assert str(P.APP_ID) not in fake.dm_of and not core.opponent.errors and not core.internal_errors
