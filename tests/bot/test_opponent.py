@@ -155,6 +155,16 @@ async def test_a_console_game_against_the_easy_bot_reaches_its_end_with_the_bot_
     row = await store.game(gid)
     assert gid not in t.core.live and row is not None and row.status == "over", f"no end in {made} decisions"
     assert f"Game #{gid} is over" in t.text()
+    # the record of the game replays exactly (issue 15): every action, roll, result and the outcome
+    from bot.records import GameRecord
+    from bot.replay_tool import check_record
+
+    exported = next(r.file_text for r in await t.line(f"carol@#lobby: /game export game:{gid}") if r.file_text)
+    record = GameRecord.model_validate_json(exported)
+    assert record.outcome and len(record.actions) == len(await store.actions(gid, row.branch))
+    assert all(a.action is not None for a in record.actions) and any(a.events for a in record.actions)
+    problems, notes = check_record(record, None)
+    assert problems == [] and notes == []
 
 
 async def test_the_same_game_seed_gives_the_same_bot_moves(tmp_path):
