@@ -111,11 +111,41 @@ def think(game: str, info_json: str, level: str, seed: str, cap: float) -> str:
 
 
 def hint_job(game: str, info_json: str, seed: str, cap: float) -> tuple[str, dict[str, Any]]:
-    """The hint for a seat: the action the player would take, and the search's statistics."""
+    """The hint for a seat: the action the player would take, and the search's statistics. An order
+    the search did not weigh (the game's own tactics, the policy) gets the evaluation's worth of the
+    seat's position before and after it (``worth``), so its reason too comes from the evaluation."""
     info = Information.model_validate_json(info_json)
     stop = time.monotonic() + cap
     action, stats = decide(game, info, HINT_LEVEL, seed, lambda: time.monotonic() > stop)
+    if "children" not in stats and str(stats.get("why", "")).startswith(("tactics", "policy")):
+        stats = stats | {"worth": worth(game, info, action, seed)}
     return action.model_dump_json(), stats
+
+
+WORTH_SAMPLES = 8
+"""Positions sampled from a seat's information to weigh an order by the evaluation (``worth``)."""
+
+
+def worth(game: str, info: Information, action: Action, seed: str) -> tuple[float, float]:
+    """The game's evaluation for ``info.seat`` of its position now and just after ``action``, each the
+    mean over ``WORTH_SAMPLES`` positions sampled from what the seat knows (its ``Information`` only:
+    never the other side's sealed choices), the action's dice drawn from the seeded generator."""
+    from engine.ai.determinize import determinize
+    from engine.ai.player import game_ai
+    from engine.ai.rng import Rng, RngDice
+    from engine.core import registry
+
+    rules = registry.get(game)
+    ai = game_ai(rules).at(HINT_LEVEL)
+    base = Rng(f"{seed}:worth:{info.seat}")
+    before = after = 0.0
+    for i in range(WORTH_SAMPLES):
+        rng = base.fork(i)
+        state = determinize(rules, ai, info, rng.fork("det"))
+        before += ai.evaluate(rules, state, info.seat)
+        later, _ = rules.replay_step(state, info.seat, action, RngDice(rng.fork("dice")))
+        after += ai.evaluate(rules, later, info.seat)
+    return before / WORTH_SAMPLES, after / WORTH_SAMPLES
 
 
 def reason_of(action: Action, stats: dict[str, Any]) -> str:
@@ -137,10 +167,15 @@ def reason_of(action: Action, stats: dict[str, Any]) -> str:
         return (f"it scored best in a search of {stats.get('iterations', total)} sampled continuations "
                 f"(chosen in {visits} of {total}, expected value {round(100 * float(value))}%)")
     why = str(stats.get("why", ""))
-    return {"the only legal action": "it is the only legal order now",
+    said = {"the only legal action": "it is the only legal order now",
             "secret choice": "it is drawn from a mixed strategy for this secret choice, weighed against every choice the other side might make (never the one it made)",
             "policy": "it is what the quick policy plays here",
             "tactics": "it is the game's own tactics for this kind of order (the search does not see far enough ahead to improve on them)"}.get(why, why or "the evaluation prefers it")
+    weighed = stats.get("worth")
+    if isinstance(weighed, (tuple, list)) and len(weighed) == 2:
+        now, then = (round(100 * float(v)) for v in weighed)
+        said += f"; the evaluation gives your position {now}% now and {then}% after it"
+    return said
 
 
 # --- the bot's side ------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import cast
 
 import pytest
 
-from bot.opponent import reason_of
+from bot.opponent import hint_job, reason_of
 from engine.ai.player import decide
 from engine.ai.rng import Rng
 from engine.ai.selfplay import Table
@@ -177,10 +177,9 @@ def test_4_04_6_082_after_stall_turns_the_patient_players_warriors_move_up_to_th
     assert chitin_ai.tactics(waiting, seat, RULES.legal_now(waiting, seat)).verb == "done"
 
 
-def test_6_0_7_07_normal_moves_by_tactics_and_takes_the_overrun_the_tree_passed_by() -> None:
-    """Chitin's movement (6.0) is ``tactics``'s at every level: the tree, whose playouts end
-    before the other side answers, chose a march elsewhere in this position (a Learning game of
-    ``tactics`` against the policy, Blue to move, action 104), where ``tactics`` overruns (7.07)."""
+def _blue_to_overrun() -> Table:
+    """A Learning game of ``tactics`` (Blue) against the policy (Red), at action 104: Blue to move,
+    where ``tactics`` overruns (7.07)."""
     t = Table("chitin", "learning", {}, dice_seed="dev-0")
     for _ in range(104):
         s = t.state
@@ -188,6 +187,14 @@ def test_6_0_7_07_normal_moves_by_tactics_and_takes_the_overrun_the_tree_passed_
         legal = t.rules.legal_now(s, seat)
         mover = chitin_ai.tactics if seat == "Blue" else chitin_ai.policy
         t.play(seat, mover(s, seat, legal))  # type: ignore[arg-type]
+    return t
+
+
+def test_6_0_7_07_normal_moves_by_tactics_and_takes_the_overrun_the_tree_passed_by() -> None:
+    """Chitin's movement (6.0) is ``tactics``'s at every level: the tree, whose playouts end
+    before the other side answers, chose a march elsewhere in this position (a Learning game of
+    ``tactics`` against the policy, Blue to move, action 104), where ``tactics`` overruns (7.07)."""
+    t = _blue_to_overrun()
     s = t.state
     assert isinstance(s, State) and s.step == "move" and s.active == "Blue"
     want = chitin_ai.tactics(s, "Blue", t.rules.legal_now(s, "Blue"))
@@ -198,6 +205,20 @@ def test_6_0_7_07_normal_moves_by_tactics_and_takes_the_overrun_the_tree_passed_
     assert "the game's own tactics" in reason_of(action, stats)  # what a hint says of it
     # the attack phase is still searched
     assert chitin_ai.GAME_AI.direct(RULES, s.model_copy(update={"step": "attack"}), "Blue", [want], Rng("x")) is None
+
+
+def test_7_07_a_hint_of_a_tactics_order_gives_the_evaluations_worth_of_the_position_before_and_after_it() -> None:
+    """Issue 15: a hint's reason comes from the evaluation, also for an order the search did not weigh
+    (movement is ``tactics``'s): the worth of Blue's position now and after the overrun (7.07)."""
+    t = _blue_to_overrun()
+    raw, stats = hint_job("chitin", t.information("Blue").model_dump_json(), "t:104", 60.0)
+    action = Action.model_validate_json(raw)
+    assert action.verb == "overrun" and stats["why"] == "tactics"
+    now, then = stats["worth"]
+    # nothing is hidden here, so every sampled position is the true one
+    assert now == pytest.approx(chitin_ai.GAME_AI.evaluate(RULES, t.state, "Blue"))
+    assert 0 <= now < then <= 1  # the overrun gains
+    assert f"your position {round(100 * now)}% now and {round(100 * then)}% after it" in reason_of(action, stats)
 
 
 def test_6_01_7_07_late_in_a_game_a_worker_enters_out_of_an_enemy_warriors_reach_or_waits() -> None:
