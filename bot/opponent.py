@@ -118,7 +118,9 @@ def hint_job(game: str, info_json: str, seed: str, cap: float) -> tuple[str, dic
     stop = time.monotonic() + cap
     action, stats = decide(game, info, HINT_LEVEL, seed, lambda: time.monotonic() > stop)
     if "children" not in stats and str(stats.get("why", "")).startswith(("tactics", "policy")):
-        stats = stats | {"worth": worth(game, info, action, seed)}
+        weighed = worth(game, info, action, seed)
+        if weighed is not None:
+            stats = stats | {"worth": weighed}
     return action.model_dump_json(), stats
 
 
@@ -126,10 +128,11 @@ WORTH_SAMPLES = 8
 """Positions sampled from a seat's information to weigh an order by the evaluation (``worth``)."""
 
 
-def worth(game: str, info: Information, action: Action, seed: str) -> tuple[float, float]:
+def worth(game: str, info: Information, action: Action, seed: str) -> tuple[float, float] | None:
     """The game's evaluation for ``info.seat`` of its position now and just after ``action``, each the
     mean over ``WORTH_SAMPLES`` positions sampled from what the seat knows (its ``Information`` only:
-    never the other side's sealed choices), the action's dice drawn from the seeded generator."""
+    never the other side's sealed choices), the action's dice drawn from the seeded generator. A
+    sampled position where the order would be refused is left out; None when every one is."""
     from engine.ai.determinize import determinize
     from engine.ai.player import game_ai
     from engine.ai.rng import Rng, RngDice
@@ -139,13 +142,17 @@ def worth(game: str, info: Information, action: Action, seed: str) -> tuple[floa
     ai = game_ai(rules).at(HINT_LEVEL)
     base = Rng(f"{seed}:worth:{info.seat}")
     before = after = 0.0
+    n = 0
     for i in range(WORTH_SAMPLES):
         rng = base.fork(i)
         state = determinize(rules, ai, info, rng.fork("det"))
-        before += ai.evaluate(rules, state, info.seat)
+        if not rules.is_legal(state, info.seat, action):
+            continue
         later, _ = rules.replay_step(state, info.seat, action, RngDice(rng.fork("dice")))
+        before += ai.evaluate(rules, state, info.seat)
         after += ai.evaluate(rules, later, info.seat)
-    return before / WORTH_SAMPLES, after / WORTH_SAMPLES
+        n += 1
+    return (before / n, after / n) if n else None
 
 
 def reason_of(action: Action, stats: dict[str, Any]) -> str:

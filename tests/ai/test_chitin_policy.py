@@ -8,7 +8,7 @@ from typing import cast
 
 import pytest
 
-from bot.opponent import hint_job, reason_of
+from bot.opponent import hint_job, reason_of, worth
 from engine.ai.player import decide
 from engine.ai.rng import Rng
 from engine.ai.selfplay import Table
@@ -219,6 +219,10 @@ def test_7_07_a_hint_of_a_tactics_order_gives_the_evaluations_worth_of_the_posit
     assert now == pytest.approx(chitin_ai.GAME_AI.evaluate(RULES, t.state, "Blue"))
     assert 0 <= now < then <= 1  # the overrun gains
     assert f"your position {round(100 * now)}% now and {round(100 * then)}% after it" in reason_of(action, stats)
+    # an order refused in every sampled position has no worth, and the reason leaves it out
+    wrong = Action(verb="move", args={"stack": "0101", "to": "0102"})
+    assert worth("chitin", t.information("Blue"), wrong, "t") is None
+    assert "evaluation" not in reason_of(action, {"why": "tactics"})
 
 
 def test_6_01_7_07_late_in_a_game_a_worker_enters_out_of_an_enemy_warriors_reach_or_waits() -> None:
