@@ -63,13 +63,13 @@ def examples(g: Live, seat: str, verbs: list[str], limit: int = EXAMPLES) -> lis
 
 def game_help(g: Live, user: str) -> str:
     """What the game waits on now; for the asker's own decision, the orders legal now and examples."""
-    lines = [f"Game #{g.id}: {g.rules.title} ({g.row.status})."]
+    lines = [f"Game #{g.id}: {g.title} ({g.row.status})."]
     if g.state is None:
         lines.append("It begins when the invited player accepts (/game accept).")
         return "\n".join(lines)
     view = g.rules.view(g.state, None)
     if view.phase:
-        lines[0] = f"Game #{g.id}: {g.rules.title}, " + (f"turn {view.turn}, " if view.turn else "") + f"{view.phase}."
+        lines[0] = f"Game #{g.id}: {g.title}, " + (f"turn {view.turn}, " if view.turn else "") + f"{view.phase}."
     mine_any = False
     for p in g.pending():
         rule = f" (rule {p.rule})" if p.rule else ""

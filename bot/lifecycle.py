@@ -334,7 +334,7 @@ async def begin(core: Core, g: Live, cmd: Command) -> list[Reply]:
                  f"Dice: SHA-256 of the secret seed is `{seed_hash(g.row.seed)}`; the seed is published "
                  f"at the end so anyone can check every roll")
     rolls = ", ".join(f"{r.why or 'die'}: {r.value}" for r in dice.rolls)
-    intro = f"Game #{g.id} begins: {g.rules.title}. " + ", ".join(
+    intro = f"Game #{g.id} begins: {g.title}. " + ", ".join(
         f"{g.name_of(s)} plays {s}" for s in g.rules.seats) + f".\n{words.sentence(terms_text(g))}.\n{dice_note}."
     if rolls:
         intro += f"\nSet-up rolls: {rolls}."
@@ -473,9 +473,9 @@ def status_text(g: Live, user: str) -> str:
         result = g.row.settings_dict.get("result") or (out.model_dump() if out else {})
         winner = result.get("winner")
         who = f"{g.name_of(winner)} ({winner}) won" if winner else "drawn"
-        return f"Game #{g.id} ({g.rules.title}) is over, {turn}{view.phase}: {who}; {result.get('reason', '')}."
+        return f"Game #{g.id} ({g.title}) is over, {turn}{view.phase}: {who}; {result.get('reason', '')}."
     paused = " Paused by a moderator." if g.row.status == "paused" else ""
-    return (f"Game #{g.id} ({g.rules.title}), {turn}{view.phase}.{paused}\nWaiting on: "
+    return (f"Game #{g.id} ({g.title}), {turn}{view.phase}.{paused}\nWaiting on: "
             + ("; ".join(waits) or "nobody") + f"\n{words.sentence(terms_text(g))}.")
 
 

@@ -44,6 +44,13 @@ class Live:
     def user_of(self, seat: str) -> str:
         return self.seats.get(seat, "")
 
+    @property
+    def title(self) -> str:
+        """The game's title, with its scenario when the game has several (``Chitin: I, Basic scenario``)."""
+        if len(self.rules.scenarios) > 1 and self.config.scenario:
+            return f"{self.rules.title}, {self.config.scenario.capitalize()} scenario"
+        return self.rules.title
+
     def name_of(self, seat: str) -> str:
         """The display name of a seat's player (a replacement's, once a moderator has replaced one)."""
         return str(self.row.settings_dict.get("names", {}).get(seat) or self.config.name_of(seat))

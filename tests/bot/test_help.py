@@ -139,6 +139,18 @@ async def test_game_status_shows_the_clock(core):
     assert f"due <t:{stamp}:R>" in r[0].text and "2026-12-01 12:00 UTC" in r[0].text
 
 
+async def test_a_game_of_several_scenarios_names_its_scenario_when_it_begins_and_in_its_status(core):
+    """Chitin: I has six scenarios (3.0): a spectator reading the thread learns which one is played;
+    OneWorld has one, and its title stands alone."""
+    g, say = await open_table(core, "console:#t", "game:chitin scenario:basic")
+    r = await say("carol", "/game status")
+    assert r[0].text.startswith(f"Game #{g.id} (Chitin: I, Basic scenario), "), r[0].text
+    r = await core.handle_line("alice", "console:#lobby", "/game new game:chitin scenario:small opponent:bot")
+    assert any("begins: Chitin: I, Small scenario." in x.text for x in r), [x.text for x in r]
+    r = await core.handle_line("alice", "console:#lobby", "/game new game:oneworld opponent:bot")
+    assert any("begins: OneWorld. " in x.text for x in r), [x.text for x in r]
+
+
 async def test_a_finished_games_own_thread_knows_its_game(core):
     g, say = await open_table(core, "console:#t", "game:chitin scenario:basic")
     await say("alice", "/game resign confirm:yes")

@@ -142,7 +142,7 @@ async def test_a_bad_level_or_hints_value_is_refused_politely_and_creates_nothin
 
 
 @pytest.mark.parametrize(("game", "extra"), [
-    ("oneworld", ""), ("chitin", ""), ("annihilator", ""), ("toy", "pile:3"),
+    ("oneworld", ""), ("chitin", ""), ("chitin", "scenario:basic"), ("annihilator", ""), ("toy", "pile:3"),
 ])
 async def test_a_console_game_against_the_easy_bot_reaches_its_end_with_the_bot_answering_every_decision(
         store, game, extra):
