@@ -63,6 +63,8 @@ HINTS_KEPT = 64
 """Hints kept for asking again (each a short line of text and the search's statistics)."""
 
 RETRY_SECONDS = (10.0, 60.0, 300.0, 1800.0)
+STUCK_AFTER = 3
+"""Errors in a row after which the game's thread is told that the bot cannot move (once a streak)."""
 """After an error (a worker that died, the store busy), the bot tries the game again by itself after
 these delays, then every last one, until a decision goes through."""
 
@@ -293,7 +295,7 @@ class Opponent:
                 self.dirty.discard(gid)
                 again = await self._one(gid)
                 if not again and gid not in self.dirty:
-                    return
+                    break  # not return: the else below, which ends a streak of errors, runs only after a break
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -305,8 +307,29 @@ class Opponent:
             del self.errors[:-100]  # the latest errors, for diagnosis
             self._drop_retry(gid)
             self.retries[gid] = asyncio.get_running_loop().call_later(delay, self.poke, gid)
+            if n + 1 == STUCK_AFTER:
+                await self._tell_stuck(gid)
         else:
             self.failures.pop(gid, None)
+
+    async def _tell_stuck(self, gid: int) -> None:
+        """The game's thread is told, once a streak of errors, that the bot cannot move: its seat has no
+        clock, so nothing else would show that the game waits on it. Nothing of the error is said (it may
+        name a sealed choice); it is in the bot's log."""
+        g = self.core.live.get(gid)
+        if g is None:
+            return
+        notice = Reply(to="channel", place=g.row.place, game_id=gid,
+                       text=f"{BOT_NAME} could not make its move in game #{gid} after {STUCK_AFTER} tries (an error "
+                            "on its side, written to its log); it keeps trying, at least every half hour. A "
+                            "moderator may give its seat to a member with /mod replace.")
+        try:
+            async with self.core.store.transaction():
+                queued = await self.core.queue(gid, [notice])
+            if self.deliver is not None:
+                await self.deliver(queued)
+        except Exception:
+            log.exception("could not tell game #%s that the bot cannot move", gid)
 
     def _seat(self, g: Live) -> str | None:
         bots = bot_seats(g)

@@ -578,6 +578,51 @@ async def test_after_an_error_the_bot_tries_again_by_itself_without_waiting_for_
     assert len(await bot_actions(store, gid)) == 1
 
 
+class Failing(Inline):
+    """A worker pool whose every job fails until ``mend`` is called."""
+
+    def __init__(self) -> None:
+        self.broken = True
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+        if self.broken:
+            f: Future[Any] = Future()
+            f.set_exception(RuntimeError("the worker went away: plugh"))
+            return f
+        return super().submit(fn, *args, **kwargs)
+
+
+async def test_a_bot_that_cannot_move_tells_the_thread_once_and_moves_when_it_can(store, monkeypatch):
+    """The bot's seat has no clock, so a game whose bot keeps failing would wait unseen: after
+    ``STUCK_AFTER`` errors in a row the thread is told, once, without a word of the error."""
+    from bot.opponent import STUCK_AFTER
+
+    monkeypatch.setattr("bot.opponent.RETRY_SECONDS", (0.01,))
+    pool = Failing()
+    t = Table(store, pool)
+    try:
+        gid = await new(t, "toy", "pile:5")
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            await t.core.opponent.idle()
+            if t.core.opponent.failures.get(gid, 0) >= STUCK_AFTER + 2:
+                break
+        assert t.core.opponent.failures[gid] >= STUCK_AFTER + 2
+        said = [ln for ln in t.text().splitlines() if "could not make its move" in ln]
+        assert len(said) == 1 and said[0].startswith(f"[#game-{gid}]") and "/mod replace" in said[0], said
+        assert "plugh" not in t.text() and "went away" not in t.text()
+        assert await bot_actions(store, gid) == []
+        pool.broken = False
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            await t.core.opponent.idle()
+            if await bot_actions(store, gid):
+                break
+        assert len(await bot_actions(store, gid)) == 1 and gid not in t.core.opponent.failures
+    finally:
+        await t.core.opponent.stop()
+
+
 async def test_a_command_after_an_error_replaces_the_waiting_retry_so_none_outlives_stop(store, monkeypatch):
     monkeypatch.setattr("bot.opponent.RETRY_SECONDS", (60,))
     t = Table(store, FailingOnce())
