@@ -63,10 +63,11 @@ HINTS_KEPT = 64
 """Hints kept for asking again (each a short line of text and the search's statistics)."""
 
 RETRY_SECONDS = (10.0, 60.0, 300.0, 1800.0)
-STUCK_AFTER = 3
-"""Errors in a row after which the game's thread is told that the bot cannot move (once a streak)."""
 """After an error (a worker that died, the store busy), the bot tries the game again by itself after
 these delays, then every last one, until a decision goes through."""
+
+STUCK_AFTER = 3
+"""Errors in a row after which the game's thread is told that the bot cannot move (once a streak)."""
 
 Deliver = Callable[[list[Reply]], Awaitable[None]]
 Typing = Callable[[str], contextlib.AbstractAsyncContextManager[Any]]
