@@ -73,25 +73,32 @@ async def test_a_moderator_hands_a_seat_to_hexhive_and_back(fake, bot, core):
     assert core.live[gid].seats["B"] == str(BOB)
 
 
-async def test_hexhive_against_itself_plays_a_game_through_with_its_sealed_guesses_revealed(fake, bot, core):
-    """Issue 15: a bot-versus-bot game on the fake Discord API. A moderator hands alice's seat to hexhive
-    too (an exhibition game); both seats' secret guesses go by the bot's own path, committed first and
-    revealed, with no direct message, and the game reaches its end with nobody else giving an order."""
+async def _hexhive_against_itself(fake, bot, core, new: dict[str, object], level: str):  # noqa: ANN001, ANN202
+    """Alice starts a game (``new``) against hexhive at `easy`; a moderator hands her seat to hexhive too
+    (an exhibition game, at ``level``), and it plays both seats to the end. (table, game id, thread)."""
     core.opponent.executor = Inline()
     t = Table(fake, bot.client)
-    await t.slash("alice", P.CHANNEL_ID, "game", {"game": "toy", "opponent": ("user", P.APP_ID),
-                                                  "level": "easy", "options": "pile:7"}, sub="new")
+    await t.slash("alice", P.CHANNEL_ID, "game", {**new, "opponent": ("user", P.APP_ID), "level": "easy"}, sub="new")
     gid = next(iter(core.live))
     thread = core.live[gid].row.place
+    human = next(s for s, u in core.live[gid].seats.items() if u == str(ALICE))
     await core.opponent.idle()
-    sent = await t.slash("mo", thread, "mod", {"seat": "A", "user": ("user", P.APP_ID), "level": "normal",
+    sent = await t.slash("mo", thread, "mod", {"seat": human, "user": ("user", P.APP_ID), "level": level,
                                                "reason": "exhibition"}, sub="replace")
-    assert "gave seat A" in texts(sent), texts(sent)
-    for _ in range(50):
+    assert f"gave seat {human}" in texts(sent), texts(sent)
+    for _ in range(200):
         await core.opponent.idle()
         if gid not in core.live:
             break
     assert gid not in core.live and "is over" in texts(t.in_channel(thread))
+    return t, gid, thread
+
+
+async def test_hexhive_against_itself_plays_a_game_through_with_its_sealed_guesses_revealed(fake, bot, core):
+    """Issue 15: a bot-versus-bot game on the fake Discord API. A moderator hands alice's seat to hexhive
+    too (an exhibition game); both seats' secret guesses go by the bot's own path, committed first and
+    revealed, with no direct message, and the game reaches its end with nobody else giving an order."""
+    t, gid, thread = await _hexhive_against_itself(fake, bot, core, {"game": "toy", "options": "pile:7"}, "normal")
     rows = await core.store.actions(gid, 1)
     assert {a.seat for a in rows if a.user == str(P.APP_ID) and a.secret} == {"A", "B"}
     secrets = {s.seq: s for s in await core.store.secrets(gid, 1)}
@@ -107,23 +114,7 @@ async def test_hexhive_against_itself_plays_an_annihilator_game_through_with_its
     Discord. The Marines' demolition orders (8.1) are secret: each goes by the bot's own path,
     committed first (its hash in the thread), and is opened when the phase ends; no direct message
     is sent, and the game reaches its end with nobody else giving an order."""
-    core.opponent.executor = Inline()
-    t = Table(fake, bot.client)
-    await t.slash("alice", P.CHANNEL_ID, "game", {"game": "annihilator", "opponent": ("user", P.APP_ID),
-                                                  "level": "easy"}, sub="new")
-    gid = next(iter(core.live))
-    thread = core.live[gid].row.place
-    seats = core.live[gid].seats
-    human = next(s for s, u in seats.items() if u == str(ALICE))
-    await core.opponent.idle()
-    sent = await t.slash("mo", thread, "mod", {"seat": human, "user": ("user", P.APP_ID), "level": "easy",
-                                               "reason": "exhibition"}, sub="replace")
-    assert f"gave seat {human}" in texts(sent), texts(sent)
-    for _ in range(200):
-        await core.opponent.idle()
-        if gid not in core.live:
-            break
-    assert gid not in core.live and "is over" in texts(t.in_channel(thread))
+    t, gid, thread = await _hexhive_against_itself(fake, bot, core, {"game": "annihilator"}, "easy")
     rows = await core.store.actions(gid, 1)
     assert rows and all(a.user == str(P.APP_ID) for a in rows if a.seat)
     sealed = [a for a in rows if a.secret]
