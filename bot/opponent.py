@@ -120,8 +120,12 @@ def hint_job(game: str, info_json: str, seed: str, cap: float) -> tuple[str, dic
     info = Information.model_validate_json(info_json)
     stop = time.monotonic() + cap
     action, stats = decide(game, info, HINT_LEVEL, seed, lambda: time.monotonic() > stop)
-    if "children" not in stats and str(stats.get("why", "")).startswith(("tactics", "policy")):
-        weighed = worth(game, info, action, seed)
+    if "children" not in stats and stats.get("why") in ("tactics", "policy"):
+        try:
+            weighed = worth(game, info, action, seed)
+        except Exception:  # the figures only add to the reason: the hint is given without them
+            log.exception("the evaluation's worth of a hint in %s could not be worked out", game)
+            weighed = None
         if weighed is not None:
             stats = stats | {"worth": weighed}
     return action.model_dump_json(), stats
@@ -180,11 +184,13 @@ def reason_of(action: Action, stats: dict[str, Any]) -> str:
     said = {"the only legal action": "it is the only legal order now",
             "secret choice": "it is drawn from a mixed strategy for this secret choice, weighed against every choice the other side might make (never the one it made)",
             "policy": "it is what the quick policy plays here",
+            "policy (secret prompt)": "it is what the quick policy plays for this secret choice",
             "tactics": "it is the game's own tactics for this kind of order (the search does not see far enough ahead to improve on them)"}.get(why, why or "the evaluation prefers it")
     weighed = stats.get("worth")
     if isinstance(weighed, (tuple, list)) and len(weighed) == 2:
         now, then = (round(100 * float(v)) for v in weighed)
-        said += f"; the evaluation gives your position {now}% now and {then}% after it"
+        said += (f"; the evaluation, which looks less far ahead than these tactics, gives your position "
+                 f"{now}% now and {then}% after it")
     return said
 
 
@@ -216,6 +222,8 @@ class Opponent:
         self.thinking: set[int] = set()
         self.failures: dict[int, int] = {}
         """Errors in a row per game, for the retry's backoff."""
+        self.told: set[int] = set()
+        """Games whose thread has been told of the present streak of errors (``STUCK_AFTER``)."""
         self.retries: dict[int, asyncio.TimerHandle] = {}
         self.hinted: OrderedDict[tuple[int, int, int, str], tuple[str, dict[str, Any]]] = OrderedDict()
         """The hints worked out, by (game, branch, action number, seat): the same position's hint again is
@@ -306,27 +314,37 @@ class Opponent:
             log.exception("the bot could not move in game #%s; trying again in %.0f s", gid, delay)
             self.errors.append(f"game #{gid}")
             del self.errors[:-100]  # the latest errors, for diagnosis
+            if n + 1 >= STUCK_AFTER and gid not in self.told:
+                # before the retry is set: a command meanwhile finds this task running and leaves the game
+                # to it (``dirty``), so the retry set below must not be one it has already cancelled
+                await self._tell_stuck(gid)
             self._drop_retry(gid)
             self.retries[gid] = asyncio.get_running_loop().call_later(delay, self.poke, gid)
-            if n + 1 == STUCK_AFTER:
-                await self._tell_stuck(gid)
         else:
-            self.failures.pop(gid, None)
+            self._moved(gid)
+
+    def _moved(self, gid: int) -> None:
+        """A streak of errors in game ``gid`` is over: the next error waits the first delay again, and
+        a new streak is told again."""
+        self.failures.pop(gid, None)
+        self.told.discard(gid)
 
     async def _tell_stuck(self, gid: int) -> None:
         """The game's thread is told, once a streak of errors, that the bot cannot move: its seat has no
         clock, so nothing else would show that the game waits on it. Nothing of the error is said (it may
-        name a sealed choice); it is in the bot's log."""
-        g = self.core.live.get(gid)
-        if g is None:
-            return
-        notice = Reply(to="channel", place=g.row.place, game_id=gid,
-                       text=f"{BOT_NAME} could not make its move in game #{gid} after {STUCK_AFTER} tries (an error "
-                            "on its side, written to its log); it keeps trying, at least every half hour. A "
-                            "moderator may give its seat to a member with /mod replace.")
+        name a sealed choice); it is in the bot's log. Told when the notice is stored: a store that fails
+        now (a cause of such a streak) leaves it to the next error to try again."""
         try:
+            g = self.core.live.get(gid)
+            if g is None:
+                return
+            notice = Reply(to="channel", place=g.row.place, game_id=gid,
+                           text=f"{BOT_NAME} could not make its move in game #{gid} after {self.failures.get(gid, 0)} "
+                                "tries (an error on its side, written to its log); it keeps trying, at least every "
+                                "half hour. A moderator may give its seat to a member with /mod replace.")
             async with self.core.store.transaction():
                 queued = await self.core.queue(gid, [notice])
+            self.told.add(gid)
             if self.deliver is not None:
                 await self.deliver(queued)
         except Exception:
@@ -381,6 +399,7 @@ class Opponent:
             # path tries later, with another seed. The order may be a sealed choice, and the refusal names
             # it: neither is logged.
             raise Refused(f"game #{gid}: the core refused the bot's order in the position it was decided in")
+        self._moved(gid)  # its order went through: a streak of errors before it is over
         if self.deliver is not None:
             await self.deliver(replies)
         return True

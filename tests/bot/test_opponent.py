@@ -623,6 +623,142 @@ async def test_a_bot_that_cannot_move_tells_the_thread_once_and_moves_when_it_ca
         await t.core.opponent.stop()
 
 
+class FailingAt(Inline):
+    """A worker pool whose decisions (``think``) fail at the given call numbers (from 1)."""
+
+    def __init__(self, failing: set[int]) -> None:
+        self.failing, self.calls = failing, 0
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+        if getattr(fn, "__name__", "") == "think":
+            self.calls += 1
+            if self.calls in self.failing:
+                f: Future[Any] = Future()
+                f.set_exception(RuntimeError("the worker went away"))
+                return f
+        return super().submit(fn, *args, **kwargs)
+
+
+async def _until(t: Table, done: Any, tries: int = 300) -> None:
+    for _ in range(tries):
+        await asyncio.sleep(0.01)
+        await t.core.opponent.idle()
+        if await done():
+            return
+
+
+class FailingInTheSameRun(Inline):
+    """A worker pool whose first two decisions of a movement phase (6.0) fail, one in each run; the next
+    goes through, and the one after it, made in the same run (the same task), fails once more."""
+
+    def __init__(self) -> None:
+        self.moves, self.run, self.failed_after = 0, None, False
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+        from engine.ai import Information
+
+        if getattr(fn, "__name__", "") == "think" and not self.failed_after:
+            checkpoint = json.loads(Information.model_validate_json(args[1]).checkpoint)
+            if checkpoint.get("step") == "move":
+                self.moves += 1
+                fail = self.moves <= 2
+                if self.moves == 3:
+                    self.run = asyncio.current_task()
+                elif self.moves == 4:
+                    fail = self.failed_after = asyncio.current_task() is self.run
+                if fail:
+                    f: Future[Any] = Future()
+                    f.set_exception(RuntimeError("the worker went away"))
+                    return f
+        return super().submit(fn, *args, **kwargs)
+
+
+async def test_an_order_that_goes_through_ends_a_streak_of_errors_in_the_same_run(store, monkeypatch):
+    """Chitin's movement is many decisions of the bot in a row (one run): two errors, an order that
+    goes through, then an error in the same run is a streak of one, not of three (no notice, and the
+    first delay again)."""
+    monkeypatch.setattr("bot.opponent.RETRY_SECONDS", (0.01, 0.01, 60.0))
+    pool = FailingInTheSameRun()
+    t = Table(store, pool)
+    try:
+        gid = await new(t, "chitin")
+        for _ in range(400):
+            await asyncio.sleep(0.01)
+            await t.core.opponent.idle()
+            if pool.failed_after or gid not in t.core.live:
+                break
+            g = t.core.live[gid]
+            if any(g.user_of(p.seat) == "alice" for p in g.pending()):
+                await t.alice_plays(gid, 1)
+        assert pool.failed_after, "the bot never made two decisions in one run"
+        assert t.core.opponent.failures.get(gid, 0) <= 1  # 1, or 0 once its retry (the first delay) moved
+        assert "could not make its move" not in t.text()
+    finally:
+        await t.core.opponent.stop()
+
+
+async def test_a_command_while_the_thread_is_told_does_not_lose_the_bots_retry(store, monkeypatch):
+    """A spectator's command on the game while the notice of a streak is posted finds the bot's task
+    still running: the retry set after the notice still comes, and the bot moves once it can."""
+    from bot.opponent import STUCK_AFTER
+
+    monkeypatch.setattr("bot.opponent.RETRY_SECONDS", (0.01,))
+    pool = FailingAt(set(range(1, STUCK_AFTER + 1)))
+    t = Table(store, pool)
+    try:
+        gid = await new(t, "toy", "pile:5")
+        opponent = t.core.opponent
+        deliver = opponent.deliver
+        assert deliver is not None
+
+        async def slow(replies: list[Reply]) -> None:
+            if any("could not make its move" in r.text for r in replies):
+                await t.core.handle_line("carol", f"console:#game-{gid}", f"/game status game:{gid}")
+                opponent.poke(gid)  # what any command on the game does
+                await asyncio.sleep(0.05)
+            await deliver(replies)
+
+        opponent.deliver = slow
+
+        async def moved() -> bool:
+            return bool(await bot_actions(store, gid))
+
+        await _until(t, moved)
+        assert "could not make its move" in t.text() and len(await bot_actions(store, gid)) == 1
+    finally:
+        await t.core.opponent.stop()
+
+
+async def test_a_notice_the_store_could_not_keep_is_tried_again_at_the_next_error(store, monkeypatch):
+    from bot.opponent import STUCK_AFTER
+
+    monkeypatch.setattr("bot.opponent.RETRY_SECONDS", (0.01,))
+    pool = FailingAt(set(range(1, STUCK_AFTER + 3)))
+    t = Table(store, pool)
+    real = t.core.queue
+    refused = [0]
+
+    async def busy_once(game_id: int | None, replies: list[Reply]) -> list[Reply]:
+        if any("could not make its move" in r.text for r in replies) and not refused[0]:
+            refused[0] += 1
+            raise RuntimeError("database is locked")
+        return await real(game_id, replies)
+
+    monkeypatch.setattr(t.core, "queue", busy_once)
+    try:
+        gid = await new(t, "toy", "pile:5")
+
+        async def moved() -> bool:
+            return bool(await bot_actions(store, gid))
+
+        await _until(t, moved)
+        said = [ln for ln in t.text().splitlines() if "could not make its move" in ln]
+        assert refused == [1] and len(said) == 1, said
+        assert f"after {STUCK_AFTER + 1} tries" in said[0]
+    finally:
+        await t.core.opponent.stop()
+
+
 async def test_a_command_after_an_error_replaces_the_waiting_retry_so_none_outlives_stop(store, monkeypatch):
     monkeypatch.setattr("bot.opponent.RETRY_SECONDS", (60,))
     t = Table(store, FailingOnce())
