@@ -461,8 +461,8 @@ def status_text(g: Live, user: str) -> str:
     """A one-paragraph status of a game."""
     if g.state is None:
         if g.row.status == "declined":
-            return f"Game #{g.id} ({g.rules.title}) was declined (or withdrawn, or left unanswered); it never began."
-        return f"Game #{g.id} ({g.rules.title}) is waiting for the invited player to accept."
+            return f"Game #{g.id} ({g.title}) was declined (or withdrawn, or left unanswered); it never began."
+        return f"Game #{g.id} ({g.title}) is waiting for the invited player to accept."
     view = g.rules.view(g.state, None)
     waits = []
     for p in g.pending():
