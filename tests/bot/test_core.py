@@ -490,7 +490,7 @@ async def test_accepting_in_a_declined_challenges_thread_never_accepts_another(c
     assert core.live[waiting].row.status == "invited"
     for line in ("/game status", f"/game status game:{declined}"):  # it read "waiting ... to accept"
         r = await say(core, "bob", line, place="console:#one")
-        assert r[0].text.startswith(f"Game #{declined} (Toy) was declined"), (line, r[0].text)
+        assert r[0].text.startswith(f"Game #{declined} (Toy, Standard scenario) was declined"), (line, r[0].text)
 
 
 async def test_a_moderation_refused_for_the_games_state_names_the_game(core):
