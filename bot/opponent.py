@@ -36,7 +36,11 @@ from bot.answers import Refusal, private
 from bot.records import UNDO, fold, load_state, replay
 from bot.replies import Command, Reply
 from engine.ai import LEVELS, Information, LogEntry, decide, observe, seed_for
+from engine.ai.determinize import determinize
 from engine.ai.info import Sealed
+from engine.ai.player import game_ai
+from engine.ai.rng import Rng, RngDice
+from engine.core import registry
 from engine.core.dice import Roll
 from engine.core.protocol import Action
 
@@ -140,11 +144,6 @@ def worth(game: str, info: Information, action: Action, seed: str) -> tuple[floa
     mean over ``WORTH_SAMPLES`` positions sampled from what the seat knows (its ``Information`` only:
     never the other side's sealed choices), the action's dice drawn from the seeded generator. A
     sampled position where the order would be refused is left out; None when every one is."""
-    from engine.ai.determinize import determinize
-    from engine.ai.player import game_ai
-    from engine.ai.rng import Rng, RngDice
-    from engine.core import registry
-
     rules = registry.get(game)
     ai = game_ai(rules).at(HINT_LEVEL)
     base = Rng(f"{seed}:worth:{info.seat}")

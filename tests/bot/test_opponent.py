@@ -550,6 +550,13 @@ async def test_the_thread_is_not_prompted_for_the_bots_decisions(store):
     assert any(line.startswith("@alice (") or line.startswith("alice (") for line in channel)
 
 
+def went_away(why: str = "the worker went away") -> Future[Any]:
+    """A job's future as a worker that died leaves it."""
+    f: Future[Any] = Future()
+    f.set_exception(RuntimeError(why))
+    return f
+
+
 class FailingOnce(Inline):
     """Fails the first job (a worker that died, a full disk), then runs the others at once."""
 
@@ -559,9 +566,7 @@ class FailingOnce(Inline):
     def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
         if not self.failed:
             self.failed = True
-            f: Future[Any] = Future()
-            f.set_exception(RuntimeError("the worker went away"))
-            return f
+            return went_away()
         return super().submit(fn, *args, **kwargs)
 
 
@@ -578,6 +583,15 @@ async def test_after_an_error_the_bot_tries_again_by_itself_without_waiting_for_
     assert len(await bot_actions(store, gid)) == 1
 
 
+async def _until(t: Table, done: Any, tries: int = 300) -> None:
+    """Let the bot's retries run (10 ms at a time) until ``done()`` holds, ``tries`` times at most."""
+    for _ in range(tries):
+        await asyncio.sleep(0.01)
+        await t.core.opponent.idle()
+        if await done():
+            return
+
+
 class Failing(Inline):
     """A worker pool whose every job fails until ``mend`` is called."""
 
@@ -586,9 +600,7 @@ class Failing(Inline):
 
     def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
         if self.broken:
-            f: Future[Any] = Future()
-            f.set_exception(RuntimeError("the worker went away: plugh"))
-            return f
+            return went_away("the worker went away: plugh")
         return super().submit(fn, *args, **kwargs)
 
 
@@ -602,22 +614,22 @@ async def test_a_bot_that_cannot_move_tells_the_thread_once_and_moves_when_it_ca
     t = Table(store, pool)
     try:
         gid = await new(t, "toy", "pile:5")
-        for _ in range(200):
-            await asyncio.sleep(0.01)
-            await t.core.opponent.idle()
-            if t.core.opponent.failures.get(gid, 0) >= STUCK_AFTER + 2:
-                break
-        assert t.core.opponent.failures[gid] >= STUCK_AFTER + 2
+
+        async def streak() -> bool:
+            return t.core.opponent.failures.get(gid, 0) >= STUCK_AFTER + 2
+
+        await _until(t, streak)
+        assert await streak()
         said = [ln for ln in t.text().splitlines() if "could not make its move" in ln]
         assert len(said) == 1 and said[0].startswith(f"[#game-{gid}]") and "/mod replace" in said[0], said
         assert "plugh" not in t.text() and "went away" not in t.text()
         assert await bot_actions(store, gid) == []
         pool.broken = False
-        for _ in range(200):
-            await asyncio.sleep(0.01)
-            await t.core.opponent.idle()
-            if await bot_actions(store, gid):
-                break
+
+        async def moved() -> bool:
+            return bool(await bot_actions(store, gid))
+
+        await _until(t, moved)
         assert len(await bot_actions(store, gid)) == 1 and gid not in t.core.opponent.failures
     finally:
         await t.core.opponent.stop()
@@ -633,18 +645,8 @@ class FailingAt(Inline):
         if getattr(fn, "__name__", "") == "think":
             self.calls += 1
             if self.calls in self.failing:
-                f: Future[Any] = Future()
-                f.set_exception(RuntimeError("the worker went away"))
-                return f
+                return went_away()
         return super().submit(fn, *args, **kwargs)
-
-
-async def _until(t: Table, done: Any, tries: int = 300) -> None:
-    for _ in range(tries):
-        await asyncio.sleep(0.01)
-        await t.core.opponent.idle()
-        if await done():
-            return
 
 
 class FailingInTheSameRun(Inline):
@@ -667,9 +669,7 @@ class FailingInTheSameRun(Inline):
                 elif self.moves == 4:
                     fail = self.failed_after = asyncio.current_task() is self.run
                 if fail:
-                    f: Future[Any] = Future()
-                    f.set_exception(RuntimeError("the worker went away"))
-                    return f
+                    return went_away()
         return super().submit(fn, *args, **kwargs)
 
 
