@@ -194,6 +194,8 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
                 place=place, parent=cmd.place, game=game, config=config.model_dump_json(), status="invited",
                 seed=seed, seed_public=seed_arg is not None, setup_rolls="[]", settings=json.dumps(settings),
                 created_by=cmd.user, now=now, community=cmd.community,
+                # a posted seed cannot key the bot's draws: anyone could foretell its sealed choices
+                bot_key=core.new_seed() if seed_arg is not None else "",
             )
             row = await core.store.game(gid)
             assert row is not None

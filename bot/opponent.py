@@ -101,12 +101,15 @@ def hints_on(g: Live) -> bool:
 # --- the worker's side (pure: no store, no loop) -------------------------------------------------------------
 
 
-def decision_seed(game_seed: str, dice_key: str, action_no: int, seat: str) -> str:
+def decision_seed(game_seed: str, dice_key: str, action_no: int, seat: str, bot_key: str = "") -> str:
     """The seed of the bot's decision: from the game's seed and the action number and, on a branch a
     rollback made, its dice key. That key is secret while the game is in play (bot/lifecycle.py
     ``build_record``), so a rolled-back finished game, whose seed was posted at its end, does not
-    make the bot's choices foreseeable."""
-    return seed_for(game_seed if dice_key == "main" else f"{game_seed}:{dice_key}", action_no, seat)
+    make the bot's choices foreseeable. A game whose seed was fixed with ``seed:`` and posted at once
+    has a secret ``bot_key`` (never published), without which anyone could work out the bot's sealed
+    choices from the posted seed and the position."""
+    base = game_seed if dice_key == "main" else f"{game_seed}:{dice_key}"
+    return seed_for(f"{base}:bot:{bot_key}" if bot_key else base, action_no, seat)
 
 
 def think(game: str, info_json: str, level: str, seed: str, cap: float) -> str:
@@ -370,7 +373,8 @@ class Opponent:
         at = (g.row.branch, g.seq)
         info = await information(self.core, g, seat)
         tries = self.failures.get(gid, 0)  # after an error, another seed: a refused order is not made again
-        seed = decision_seed(g.row.seed, g.dice_key, g.seq, seat) + (f":again{tries}" if tries else "")
+        seed = decision_seed(g.row.seed, g.dice_key, g.seq, seat, g.row.bot_key)
+        seed += f":again{tries}" if tries else ""
         self.thinking.add(gid)
         try:
             async with self.typing(g.row.place):
@@ -472,7 +476,7 @@ class Opponent:
             self.hinted.move_to_end(key)
             return self.hinted[key]
         raw, stats = await self._compute(hint_job, g.rules.name, info.model_dump_json(),
-                                         decision_seed(g.row.seed, g.dice_key, key[2], "hint:" + seat),
+                                         decision_seed(g.row.seed, g.dice_key, key[2], "hint:" + seat, g.row.bot_key),
                                          SAFETY_SECONDS[HINT_LEVEL],
                                          background=False)
         hint = self.hinted[key] = (raw, stats)

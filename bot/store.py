@@ -46,6 +46,9 @@ class GameRow:
     updated_at: str
     community: str = ""
     """The community the game was created in (``guild:<id>`` on Discord, ``console`` locally)."""
+    bot_key: str = ""
+    """With a public dice seed, the secret key of the bot opponent's draws (bot/opponent.py ``decision_seed``);
+    never published."""
 
     @property
     def settings_dict(self) -> dict[str, Any]:
@@ -219,13 +222,14 @@ class Store:
     async def insert_game(
         self, *, place: str, parent: str, game: str, config: str, status: str, seed: str,
         seed_public: bool, setup_rolls: str, settings: str, created_by: str, now: str, community: str = "",
+        bot_key: str = "",
     ) -> int:
         """A new game row, with its first branch; returns the game id."""
         cur = await self.db.execute(
             "INSERT INTO games(place, parent, game, config, status, seed, seed_public, setup_rolls, branch,"
-            " settings, created_by, created_at, updated_at, community) VALUES (?,?,?,?,?,?,?,?,1,?,?,?,?,?)",
+            " settings, created_by, created_at, updated_at, community, bot_key) VALUES (?,?,?,?,?,?,?,?,1,?,?,?,?,?,?)",
             (place, parent, game, config, status, seed, int(seed_public), setup_rolls, settings, created_by, now, now,
-             community),
+             community, bot_key),
         )
         game_id = cur.lastrowid
         assert game_id is not None
@@ -603,5 +607,5 @@ def _game(row: aiosqlite.Row) -> GameRow:
         status=row["status"], seed=row["seed"], seed_public=bool(row["seed_public"]),
         setup_rolls=row["setup_rolls"], branch=row["branch"], settings=row["settings"],
         created_by=row["created_by"], created_at=row["created_at"], updated_at=row["updated_at"],
-        community=row["community"],
+        community=row["community"], bot_key=row["bot_key"],
     )

@@ -1382,3 +1382,46 @@ async def test_the_bots_seed_after_a_finished_game_is_rolled_back_is_not_the_one
     g = t.core.live[gid]
     assert g.dice_key != "main" and len(seeds) > 1
     assert seeds[-1] != seed_for(g.row.seed, 0, "B"), "the bot decided from a seed computed from the posted one"
+
+
+async def test_the_bots_seed_in_a_game_whose_dice_seed_is_fixed_and_public_is_not_the_one_anyone_can_compute(
+        store):
+    """A game made with ``seed:`` has its dice seed fixed and posted at once. The bot's decisions were drawn
+    from that seed and the action number only, so anyone could work out its sealed choices (OneWorld's
+    aspects, 8.2; Chitin's army, 3.03) from the posted seed before making their own, and the commitment
+    protected nothing. Such a game's bot now also draws from a secret key of the game, kept in the database
+    (it outlives a restart) and in no record, status or export."""
+    import secrets
+
+    from bot.lifecycle import build_record
+    from bot.opponent import decision_seed
+
+    seeds: list[str] = []
+
+    class Capture(Inline):
+        def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+            if fn.__name__ == "think":
+                seeds.append(args[3])
+            return super().submit(fn, *args, **kwargs)
+
+    t = Table(store, executor=Capture())
+    t.core.new_seed = lambda: secrets.token_hex(16)  # as the bot makes them
+    games = []
+    for member in ("alice", "carol"):
+        replies = await t.line(f"{member}: /game new game:toy opponent:bot level:easy pile:5 clock:none seed:pub")
+        gid = next(r.game_id for r in replies if r.game_id is not None)
+        for _ in range(100):
+            if len(seeds) == len(games) + 1:
+                break
+            await asyncio.sleep(0.01)
+        g = t.core.live[gid]
+        assert g.row.seed == "pub" and g.row.seed_public
+        foreseen = {seed_for("pub", 0, "B"), decision_seed("pub", g.dice_key, 0, "B")}
+        assert seeds[-1] not in foreseen, "the bot decided from a seed computed from the posted one"
+        games.append(gid)
+    assert seeds[0] != seeds[1], "two games of the same posted seed and position: the bot drew alike"
+    row = await store.game(games[0])
+    assert row is not None and len(row.bot_key) >= 32
+    await t.line(f"alice: /game resign game:{games[0]} confirm:yes")
+    record = (await build_record(t.core, games[0])).model_dump_json()
+    assert '"pub"' in record and row.bot_key not in record

@@ -102,3 +102,24 @@ async def test_outbox_rows_are_returned_until_marked_posted(store):
     async with store.transaction():
         await store.mark_posted([a])
     assert [r[0] for r in await store.unposted()] == [b]
+
+
+async def test_games_made_before_the_bot_key_get_one_if_their_seed_is_public(tmp_path):
+    """Migration 5: a game whose dice seed was fixed and posted (``seed:``) gets a secret key of its own for
+    the bot's draws (bot/opponent.py ``decision_seed``); a game with a secret seed needs none."""
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as c:
+        c.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+        for version, name, sql in migrations()[:4]:
+            c.executescript(sql)
+            c.execute("INSERT INTO schema_migrations VALUES (?, ?)", (version, name))
+        for seed, public in (("pub", 1), ("pub", 1), ("secret", 0)):
+            c.execute("INSERT INTO games(place, game, config, status, seed, seed_public, created_by, created_at,"
+                      " updated_at) VALUES ('p', 'toy', '{}', 'active', ?, ?, 'a', 't', 't')", (seed, public))
+    store = await Store.open(path)
+    try:
+        keys = [row.bot_key for row in await store.games("1 = 1")]
+    finally:
+        await store.close()
+    assert len(keys[0]) == len(keys[1]) == 32 and keys[0] != keys[1]
+    assert keys[2] == ""
