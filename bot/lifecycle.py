@@ -258,10 +258,16 @@ async def _check_bot_game_limits(core: Core, cmd: Command) -> None:
         raise _refuse(f"you already have {len(mine)} games against the bot in play ({ids}), the most one member "
                       "may have; finish or resign one first")
     if cmd.community:
-        here = await core.store.games(BOT_GAMES_IN_PLAY + " AND community = ?", (cmd.community,))
-        if len(here) >= core.limits.bot_games_per_community:
-            raise _refuse(f"this server already has {len(here)} games against the bot in play, the most it may have; "
-                          "try again once some have ended")
+        await check_bot_games_of_community(core, cmd.community)
+
+
+async def check_bot_games_of_community(core: Core, community: str) -> None:
+    """Setting ``max_bot_games_per_community``, for a new game against the bot or a seat handed to it (the
+    caller holds the community's lock of ``core.creating``)."""
+    here = await core.store.games(BOT_GAMES_IN_PLAY + " AND community = ?", (community,))
+    if len(here) >= core.limits.bot_games_per_community:
+        raise _refuse(f"this server already has {len(here)} games against the bot in play, the most it may have; "
+                      "try again once some have ended")
 
 
 async def expire_invitations(core: Core) -> list[Reply]:

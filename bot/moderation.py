@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from bot import lookup, opponent
 from bot.answers import Refusal, private
-from bot.lifecycle import Handler, finish
+from bot.lifecycle import Handler, check_bot_games_of_community, finish
 from bot.live import Live, load_live
 from bot.parsing import ParseError, escape_markdown, parse_int
 from bot.records import key_announced
@@ -211,30 +211,36 @@ async def replace(core: Core, cmd: Command) -> list[Reply]:
         # is given only that seat's information (bot/opponent.py).
         if not to_bot and any(u == user for s, u in g.seats.items() if s != seat):
             raise _refuse(f"that member already holds the other seat of game #{g.id}; a player cannot play both sides")
-        async with core.changing(g):
-            settings = g.row.settings_dict
-            old = g.name_of(seat)
-            settings["seats"][seat] = user
-            name = cmd.args.get("user_name", "").strip() or user
-            bots = settings.setdefault("bots", {})
-            if to_bot:  # the bot plays the seat from its next decision on
-                bots[seat] = level
-                name = f"{opponent.BOT_NAME} ({level})"
-            else:  # a member takes the seat back from the bot
-                bots.pop(seat, None)
-            if not bots:
-                del settings["bots"]
-            settings.setdefault("names", {})[seat] = escape_markdown(name, 40)
-            await core.store.update_game(g.id, core.now(), settings=json.dumps(settings))
-            g.row = (await core.store.game(g.id)) or g.row
-            g.seats = dict(settings["seats"])
-            # A decision pending on the seat: its new holder is asked for it as the old one was (a
-            # secret one privately); the bot reads the game instead (bot/opponent.py).
-            extra = [] if to_bot or g.state is None else [
-                r for r in core.prompt_replies(g, []) if r.user == user or user in r.mentions]
-            return await _log_and_post(core, g.id, g.row.place, cmd.user,
-                                       f"gave seat {seat} of game #{g.id} to {g.name_of(seat)} (was {old})",
-                                       cmd.args.get("reason", ""), extra)
+        # The bot's first seat in this game makes it a game against the bot, held to the server's limit of
+        # them (the one worker every server's bot decisions share), as /game new ... opponent:bot is.
+        counted = to_bot and not opponent.bot_seats(g) and g.row.community
+        async with core.creating.hold(*([f"community:{g.row.community}"] if counted else [])):
+            if counted:
+                await check_bot_games_of_community(core, g.row.community)
+            async with core.changing(g):
+                settings = g.row.settings_dict
+                old = g.name_of(seat)
+                settings["seats"][seat] = user
+                name = cmd.args.get("user_name", "").strip() or user
+                bots = settings.setdefault("bots", {})
+                if to_bot:  # the bot plays the seat from its next decision on
+                    bots[seat] = level
+                    name = f"{opponent.BOT_NAME} ({level})"
+                else:  # a member takes the seat back from the bot
+                    bots.pop(seat, None)
+                if not bots:
+                    del settings["bots"]
+                settings.setdefault("names", {})[seat] = escape_markdown(name, 40)
+                await core.store.update_game(g.id, core.now(), settings=json.dumps(settings))
+                g.row = (await core.store.game(g.id)) or g.row
+                g.seats = dict(settings["seats"])
+                # A decision pending on the seat: its new holder is asked for it as the old one was (a
+                # secret one privately); the bot reads the game instead (bot/opponent.py).
+                extra = [] if to_bot or g.state is None else [
+                    r for r in core.prompt_replies(g, []) if r.user == user or user in r.mentions]
+                return await _log_and_post(core, g.id, g.row.place, cmd.user,
+                                           f"gave seat {seat} of game #{g.id} to {g.name_of(seat)} (was {old})",
+                                           cmd.args.get("reason", ""), extra)
 
 
 @command("mod end")

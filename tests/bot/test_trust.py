@@ -489,6 +489,30 @@ async def test_a_member_may_have_only_so_many_games_against_the_bot_in_play(core
     r = await say(core, "alice", "/game new game:toy opponent:bot level:easy", place="t6")
     assert "begins" in texts(r), texts(r)
 
+async def test_a_moderator_handing_a_seat_to_the_bot_is_held_to_the_servers_limit_of_bot_games(core, store):
+    """``/mod replace user:bot`` made a game against the bot without counting it: a server's moderators could
+    fill the one worker every server's bot decisions share. It is held to the server's limit like
+    ``/game new ... opponent:bot``; a game the bot already plays in is counted already."""
+    from bot.answers import Limits
+
+    core.limits = Limits(bot_games_per_member=5, bot_games_per_community=2)
+    r = await say(core, "alice", "/game new game:toy opponent:bot level:easy", place="t0")
+    assert "begins" in texts(r), texts(r)
+    gids = []
+    for n in (1, 2):
+        r = await say(core, "carol", f"/game new game:toy opponent:dave{n}", place=f"t{n}")
+        gids.append(next(x.game_id for x in r if x.game_id is not None))
+        await say(core, f"dave{n}", "/game accept", place=f"t{n}")
+    r = await say(core, "mod", f"/mod replace seat:B user:bot game:{gids[0]} reason:left", place="t1", mod=True)
+    assert "to hexhive" in texts(r, "channel"), texts(r)
+    r = await say(core, "mod", f"/mod replace seat:A user:bot game:{gids[0]} reason:left", place="t1", mod=True)
+    assert "Nothing was changed" not in texts(r) and "already has" not in texts(r), texts(r)  # counted already
+    seats = (await store.game(gids[1])).settings
+    r = await say(core, "mod", f"/mod replace seat:B user:bot game:{gids[1]} reason:left", place="t2", mod=True)
+    assert "this server already has 2 games against the bot" in texts(r), texts(r)
+    assert (await store.game(gids[1])).settings == seats  # refused: nothing changed
+
+
 async def test_open_invitations_are_limited_per_member_and_per_community(store):
     core = make_core(store, limits=Limits(invites_per_member=2, invites_per_community=3))
     for _ in range(2):
