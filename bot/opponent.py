@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import time
@@ -275,7 +276,13 @@ class Opponent:
         if task is not None and not task.done():
             self.dirty.add(gid)  # looked at again once the present decision is done
             return
-        self.tasks[gid] = asyncio.get_running_loop().create_task(self._run(gid), name=f"hexhive-bot-{gid}")
+        task = self.tasks[gid] = asyncio.get_running_loop().create_task(self._run(gid), name=f"hexhive-bot-{gid}")
+        task.add_done_callback(functools.partial(self._forget, gid))
+
+    def _forget(self, gid: int, task: asyncio.Task[None]) -> None:
+        """A finished task leaves (a bot up for months would keep one for every game it played)."""
+        if self.tasks.get(gid) is task:
+            del self.tasks[gid]
 
     def _drop_retry(self, gid: int) -> None:
         """Cancel game ``gid``'s retry if one is waiting."""

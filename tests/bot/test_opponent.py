@@ -440,7 +440,8 @@ async def _probe_while_the_bot_thinks(t: Table) -> tuple[list[float], list[float
             action = choose("oneworld", info, "easy", 1)
             await t.core.handle_line("alice", g.row.place, f"{action.text()} game:{gid} as:{seat} confirm:yes")
             await asyncio.sleep(0.02)
-            while not t.core.opponent.tasks[gid].done() and len(answered) < 10:
+            while (thinking := t.core.opponent.tasks.get(gid)) is not None and not thinking.done() \
+                    and len(answered) < 10:
                 start = time.perf_counter()
                 await t.core.handle_line("carol", "console:#lobby", f"/game status game:{gid}")
                 answered.append(time.perf_counter() - start)
@@ -1425,3 +1426,15 @@ async def test_the_bots_seed_in_a_game_whose_dice_seed_is_fixed_and_public_is_no
     await t.line(f"alice: /game resign game:{games[0]} confirm:yes")
     record = (await build_record(t.core, games[0])).model_dump_json()
     assert '"pub"' in record and row.bot_key not in record
+
+
+async def test_the_bot_keeps_no_finished_task_of_a_game(store):
+    """Each game the bot ever thought about kept its finished task in ``Opponent.tasks`` until the next
+    restart: a bot up for months held one for every game it played. A task leaves when it ends."""
+    t = Table(store)
+    replies = await t.line("alice: /game new game:toy opponent:bot level:easy pile:5 clock:none")
+    gid = next(r.game_id for r in replies if r.game_id is not None)
+    await t.core.opponent.idle()
+    await asyncio.sleep(0)
+    assert t.core.live[gid].row.status == "active"
+    assert gid not in t.core.opponent.tasks, t.core.opponent.tasks
