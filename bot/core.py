@@ -264,7 +264,7 @@ class Core:
             r = Reply.model_validate_json(payload)
             r.outbox_id = oid
             out.append(r)
-        return out
+        return await self.opponent.drop_own(out)
 
     async def posted(self, replies: list[Reply]) -> None:
         """The transport delivered these replies: mark them so they are never posted again."""

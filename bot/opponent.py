@@ -254,11 +254,25 @@ class Opponent:
         marked delivered: the bot reads the game, not its messages."""
         for gid in sorted({r.game_id for r in replies if r.game_id is not None}):
             self.poke(gid)
-        to_bot = [r for r in replies if r.to != "channel" and r.user == self.user_id]
-        if not to_bot:
+        return await self.drop_own(replies)
+
+    def said_to_it(self, r: Reply) -> bool:
+        """Whether ``r`` is said to the bot itself (a private prompt, an acknowledgement of its order)."""
+        return r.to != "channel" and r.user == self.user_id
+
+    async def drop_own(self, replies: list[Reply]) -> list[Reply]:
+        """``replies`` without those said to the bot, which are marked delivered and never sent: after a
+        command, and wherever unposted replies are posted again (a restart, the Discord sweep), which
+        would otherwise send hexhive a direct message of its own. If marking them fails, they are left out
+        all the same (the command went through: its announcement still goes), and left out again later."""
+        own = [r for r in replies if self.said_to_it(r)]
+        if not own:
             return replies
-        await self.core.posted(to_bot)
-        return [r for r in replies if not (r.to != "channel" and r.user == self.user_id)]
+        try:
+            await self.core.posted(own)
+        except Exception:
+            log.exception("could not mark what was said to the bot as delivered; it stays queued, never sent")
+        return [r for r in replies if not self.said_to_it(r)]
 
     def poke(self, gid: int) -> None:
         """Game ``gid`` may wait on the bot: think about it, unless that is already under way."""

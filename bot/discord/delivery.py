@@ -343,16 +343,18 @@ class Delivery:
         """Queue committed replies nobody is posting (a command that failed after its commit): those seen
         unposted by two sweeps running and neither being posted nor queued. Returns how many."""
         rows = await self.core.store.unposted()
-        found = 0
+        found: list[Reply] = []
         for oid, _gid, payload in rows:
             if oid in self._swept and oid not in self._claimed and oid not in self._pending \
                     and oid not in self._unmarked:
                 r = Reply.model_validate_json(payload)
                 r.outbox_id = oid
-                self._queue(r, now=True)
-                found += 1
+                found.append(r)
+        found = await self.core.opponent.drop_own(found)  # never a DM to hexhive's own account
+        for r in found:
+            self._queue(r, now=True)
         self._swept = {oid for oid, _, _ in rows}
-        return found
+        return len(found)
 
     async def adopt(self, replies: list[Reply]) -> None:
         """Queue the still unposted replies of a command whose delivery stopped half-way."""

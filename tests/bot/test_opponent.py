@@ -1438,3 +1438,39 @@ async def test_the_bot_keeps_no_finished_task_of_a_game(store):
     await asyncio.sleep(0)
     assert t.core.live[gid].row.status == "active"
     assert gid not in t.core.opponent.tasks, t.core.opponent.tasks
+
+
+async def test_what_was_said_to_the_bot_and_left_unposted_is_never_sent_after_a_restart(tmp_path):
+    """What a command says to the bot itself (a private prompt, "you guessed ...") is marked delivered as
+    the command ends. If that failed, it stayed in the outbox, and a restart, or the Discord transport's
+    sweep, sent it: a direct message from hexhive to its own account (or, refused, a line in the thread
+    saying the bot's DMs are closed). It is marked delivered instead, and never sent."""
+    db = tmp_path / "o.db"
+    store = await Store.open(db)
+    try:
+        t = Table(store)
+        marked = t.core.posted
+
+        async def failing(replies: list[Reply]) -> None:
+            if any(r.user == "bot" for r in replies):
+                raise RuntimeError("database is locked")
+            await marked(replies)
+
+        t.core.posted = failing  # type: ignore[method-assign]
+        await t.line("alice: /game new game:toy opponent:bot level:easy pile:5 seed:7")
+        await t.core.opponent.idle()
+        left = [Reply.model_validate_json(p) for _, _, p in await store.unposted()]
+        assert [r for r in left if r.to != "channel" and r.user == "bot"], "the test made no such message"
+        assert "B has chosen" in t.text(), "the bot's order went through, but its announcement was not posted"
+    finally:
+        await store.close()
+    store = await Store.open(db)
+    try:
+        t = Table(store)
+        t.core.opponent.deliver = None
+        again = await t.core.start()
+        assert not [r for r in again if r.to != "channel" and r.user == "bot"], again
+        left = [Reply.model_validate_json(p) for _, _, p in await store.unposted()]
+        assert not [r for r in left if r.to != "channel" and r.user == "bot"], left
+    finally:
+        await store.close()

@@ -399,6 +399,22 @@ async def test_a_reply_nobody_posts_is_found_by_two_sweeps(hive):
     assert not await hive.core.store.unposted()
 
 
+async def test_a_sweep_never_sends_hexhive_a_direct_message_of_its_own(hive):
+    """What a command said to the bot opponent (its user is hexhive's own) and left unposted was found by
+    the sweep and sent as a DM to hexhive's own account; it is marked delivered instead, not sent."""
+    hive.core.opponent.user_id = "900"
+    mine = Reply(to="dm", place=str(THREAD), user="900", text="you guessed odd", game_id=1)
+    theirs = Reply(to="channel", place=str(THREAD), text="B has chosen", game_id=1)
+    async with hive.core.store.transaction():
+        [mine, theirs] = await hive.core.queue(1, [mine, theirs])
+    assert await hive.delivery.sweep() == 0
+    assert await hive.delivery.sweep() == 1
+    assert await hive.delivery.retry_pending() == 1
+    assert not await hive.core.store.unposted()
+    assert hive.client.create_dm.await_count == 0
+    assert [c["content"] for c in sends(hive)] == ["B has chosen"]
+
+
 async def test_a_thread_the_bot_may_not_post_in_is_explained_to_the_member(hive):
     thread = hive.client.get_partial_messageable(THREAD)
     thread.send.side_effect = discord.Forbidden(MagicMock(status=403, reason="x"), {"code": 50013, "message": "no"})
