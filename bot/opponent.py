@@ -406,8 +406,8 @@ class Opponent:
         action = Action.model_validate_json(raw)
         user = g.user_of(seat)
         g = self.core.live.get(gid)
-        if g is None or not _still(g, seat, user, at):
-            return True  # the game moved on, was paused or its seat handed over while the bot thought
+        if g is None or not _still(g, seat, user, at, level):
+            return True  # the game moved on, was paused, or its seat handed over or its level changed meanwhile
         args = {k: str(v) for k, v in action.args.items()}
         if "confirm" not in args:
             args["confirm"] = "yes"  # the bot has weighed its order: no "are you sure?"
@@ -416,7 +416,7 @@ class Opponent:
         replies = await self.core.handle(cmd)
         if not any(r.outbox_id is not None for r in replies):
             g = self.core.live.get(gid)
-            if g is None or not _still(g, seat, user, at):
+            if g is None or not _still(g, seat, user, at, level):
                 return True
             # Refused though the position is the one it was decided in (a fault between the player and
             # the rules): not at once again, and not left waiting unseen (its seat has no clock): the error
@@ -506,9 +506,10 @@ class Opponent:
         return hint
 
 
-def _still(g: Live, seat: str, user: str, at: tuple[int, int]) -> bool:
-    """The game is where the bot decided its order: same position, in play, the seat still the bot's."""
-    return ((g.row.branch, g.seq) == at and g.row.status == "active" and seat in bot_seats(g)
+def _still(g: Live, seat: str, user: str, at: tuple[int, int], level: str) -> bool:
+    """The game is where the bot decided its order: same position, in play, the seat still the bot's, at
+    the level it thought at (a moderator may change it meanwhile)."""
+    return ((g.row.branch, g.seq) == at and g.row.status == "active" and bot_seats(g).get(seat) == level
             and g.user_of(seat) == user)
 
 

@@ -305,6 +305,34 @@ async def test_a_decision_made_stale_while_the_bot_thinks_is_thrown_away_and_mad
     assert not t.core.opponent.errors
 
 
+async def test_a_decision_thought_at_the_level_a_moderator_just_changed_is_made_again_at_the_new_one(store):
+    """``/mod replace seat:B user:bot level:hard`` while the bot thinks at `easy`: the order it was working
+    out was played all the same, at the old level. It is thrown away and worked out again at the new one."""
+    gate = Gate()
+    t = Table(store, executor=gate)
+    replies = await t.core.handle_line("alice", "console:#lobby",
+                                       "/game new game:toy opponent:bot level:easy pile:5 seed:7 clock:none")
+    gid = next(r.game_id for r in replies if r.game_id is not None)
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        if gate.jobs:
+            break
+    assert gate.jobs and gate.jobs[0][1][2] == "easy"
+    await t.core.handle_line("mod", f"console:#game-{gid}", "/mod replace seat:B user:bot level:hard",
+                             is_moderator=True)
+    gate.release()  # the `easy` answer comes back
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        if gate.jobs:
+            break
+    assert await bot_actions(store, gid) == [], "an order worked out at the old level was played"
+    assert gate.jobs and gate.jobs[0][1][2] == "hard"
+    gate.release()
+    await t.core.opponent.idle()
+    assert len(await bot_actions(store, gid)) == 1
+    assert not t.core.opponent.errors
+
+
 async def _alice_seat(t: Table, gid: int) -> str:
     return t.core.live[gid].seats_of("alice")[0]
 
