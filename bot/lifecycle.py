@@ -252,10 +252,13 @@ BOT_GAMES_IN_PLAY = "status IN ('active', 'paused') AND json_extract(settings, '
 async def _check_bot_game_limits(core: Core, cmd: Command) -> None:
     """Settings ``max_bot_games_per_member`` and ``max_bot_games_per_community``: a game against the bot
     has no invitation to count, and every bot decision shares one worker."""
-    mine = await core.store.games(BOT_GAMES_IN_PLAY + " AND created_by = ?", (cmd.user,))
+    # the games the member plays in, not those they started (a moderator may have handed a seat over)
+    mine = await core.store.games(BOT_GAMES_IN_PLAY + " AND EXISTS (SELECT 1 FROM json_each(games.settings, "
+                                  "'$.seats') AS seat WHERE seat.value = ?)", (cmd.user,))
     if len(mine) >= core.limits.bot_games_per_member:
         ids = ", ".join(f"#{r.id}" for r in mine)
-        raise _refuse(f"you already have {len(mine)} games against the bot in play ({ids}), the most one member "
+        games = "game" if len(mine) == 1 else "games"
+        raise _refuse(f"you already have {len(mine)} {games} against the bot in play ({ids}), the most one member "
                       "may have; finish or resign one first")
     if cmd.community:
         await check_bot_games_of_community(core, cmd.community)

@@ -513,6 +513,24 @@ async def test_a_moderator_handing_a_seat_to_the_bot_is_held_to_the_servers_limi
     assert (await store.game(gids[1])).settings == seats  # refused: nothing changed
 
 
+async def test_a_members_games_against_the_bot_are_those_they_play_not_those_they_started(core, store):
+    """The limit per member counted the games a member had started: once a moderator handed their seat to
+    another member, they were still refused for a game they no longer played, and the one playing it was
+    not counted."""
+    from bot.answers import Limits
+
+    core.limits = Limits(bot_games_per_member=1, bot_games_per_community=10)
+    r = await say(core, "alice", "/game new game:toy opponent:bot level:easy", place="t0")
+    gid = next(x.game_id for x in r if x.game_id is not None)
+    seat = core.live[gid].seats_of("alice")[0]
+    r = await say(core, "mod", f"/mod replace seat:{seat} user:carol game:{gid} reason:swap", place="t0", mod=True)
+    assert "gave seat" in texts(r), texts(r)
+    r = await say(core, "alice", "/game new game:toy opponent:bot level:easy", place="t1")
+    assert "begins" in texts(r), texts(r)
+    r = await say(core, "carol", "/game new game:toy opponent:bot level:easy", place="t2")
+    assert f"you already have 1 game against the bot in play (#{gid})" in texts(r), texts(r)
+
+
 async def test_open_invitations_are_limited_per_member_and_per_community(store):
     core = make_core(store, limits=Limits(invites_per_member=2, invites_per_community=3))
     for _ in range(2):
