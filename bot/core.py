@@ -266,6 +266,11 @@ class Core:
             out.append(r)
         return await self.opponent.drop_own(out)
 
+    def new_bot_key(self) -> str:
+        """The secret key of the bot's draws in a game whose dice seed is fixed and public (``GameRow.bot_key``);
+        not ``new_seed``, which the console's ``--seed`` makes foreseeable. Tests may set their own."""
+        return secrets.token_hex(16)
+
     async def posted(self, replies: list[Reply]) -> None:
         """The transport delivered these replies: mark them so they are never posted again."""
         ids = [r.outbox_id for r in replies if r.outbox_id is not None]
@@ -446,6 +451,9 @@ class Core:
                 raise Refusal(f"game #{g.id} has moved on since this order was decided; nothing was changed")
             if cmd.at is not None and g.row.status != "active":
                 raise Refusal(f"game #{g.id} is paused by a moderator; nothing was changed")
+            if cmd.level is not None and g.row.settings_dict.get("bots", {}).get(cmd.args.get("as", "")) != cmd.level:
+                raise Refusal(f"the bot's seat in game #{g.id} has another level since this order was decided; "
+                              "nothing was changed")
             if cmd.shown is not None and not await self.still_current(g, cmd.shown, cmd.user):
                 raise Refusal(f"that choice is out of date: game #{g.id} has moved on, so nothing was changed. "
                               "/game status shows what it waits on now.")

@@ -270,8 +270,9 @@ class Opponent:
             return replies
         try:
             await self.core.posted(own)
-        except Exception:
-            log.exception("could not mark what was said to the bot as delivered; it stays queued, never sent")
+        except Exception as exc:  # no traceback: while the store is busy, every sweep would log one
+            log.warning("could not mark what was said to the bot as delivered (%s); it stays queued, never sent",
+                        exc)
         return [r for r in replies if not self.said_to_it(r)]
 
     def poke(self, gid: int) -> None:
@@ -412,7 +413,7 @@ class Opponent:
         if "confirm" not in args:
             args["confirm"] = "yes"  # the bot has weighed its order: no "are you sure?"
         cmd = Command(user=user, place=g.row.place, name=action.verb, display=BOT_NAME,
-                      community=g.row.community, args=args | {"game": str(gid), "as": seat}, at=at)
+                      community=g.row.community, args=args | {"game": str(gid), "as": seat}, at=at, level=level)
         replies = await self.core.handle(cmd)
         if not any(r.outbox_id is not None for r in replies):
             g = self.core.live.get(gid)

@@ -27,6 +27,9 @@ class Command(BaseModel):
     at: tuple[int, int] | None = None
     """(branch, action number) an order was decided at (the bot opponent's, the clock's timeout action):
     refused, changing nothing, if the game has moved on since or is paused."""
+    level: str | None = None
+    """The level a bot opponent's order was decided at: refused, changing nothing, if a moderator has changed
+    the level of its seat (``as``) since."""
     shown: int | None = None
     """The action number of the message whose button sent this command (a click): refused, changing
     nothing, if the clicking member's decision changed since (``Core.still_current``); checked under the

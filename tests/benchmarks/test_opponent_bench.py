@@ -51,6 +51,7 @@ def test_the_loop_keeps_answering_while_the_bot_thinks_at_hard(benchmark, tmp_pa
         store = await Store.open(tmp_path / f"bot-{time.perf_counter_ns()}.db")
         try:
             core = make_core(store)
+            core.new_bot_key = lambda: "bench"  # the same games, and the same thinking, on every run
             core.opponent.executor = boards.worker_pool(background=True)
             console = Console(core, None, io.StringIO(), boards=False)
             await console.run_line("alice: /game new game:oneworld opponent:bot level:hard seed:1 clock:none")
@@ -107,6 +108,7 @@ def test_a_hint_while_the_bot_thinks_in_many_games_at_hard(benchmark, tmp_path):
         store = await Store.open(db)
         try:  # the games, played on to the middle of a turn with the bot at easy; then the bot is down
             core = make_core(store)
+            core.new_bot_key = lambda: "bench"  # the same games, and the same thinking, on every run
             core.opponent.executor = boards.worker_pool(background=True)
             console = Console(core, None, io.StringIO(), boards=False)
             console.moderators.add("mod")

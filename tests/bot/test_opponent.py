@@ -43,6 +43,8 @@ class Table:
         self.core = make_core(store)
         counter = iter(range(1, 10**6))
         self.core.new_seed = lambda: f"s-{next(counter)}"
+        keys = iter(range(1, 10**6))
+        self.core.new_bot_key = lambda: f"k-{next(keys)}"  # type: ignore[method-assign]  # the same bot moves
         self.core.opponent.executor = executor or Inline()
         self.console = Console(self.core, None, self.out, boards=False)
         self.console.moderators.add("mod")
@@ -331,6 +333,29 @@ async def test_a_decision_thought_at_the_level_a_moderator_just_changed_is_made_
     await t.core.opponent.idle()
     assert len(await bot_actions(store, gid)) == 1
     assert not t.core.opponent.errors
+
+
+async def test_the_core_refuses_a_bots_order_decided_at_a_level_its_seat_no_longer_has(store):
+    """The bot checks its level before giving its order, but a moderator's change can land between that
+    check and the game's lock: the core checks it again under the lock (``Command.level``)."""
+    from bot.replies import Command
+
+    gate = Gate()
+    t = Table(store, executor=gate)
+    replies = await t.core.handle_line("alice", "console:#lobby",
+                                       "/game new game:toy opponent:bot level:easy pile:5 clock:none")
+    gid = next(r.game_id for r in replies if r.game_id is not None)
+    g = t.core.live[gid]
+    order = Command(user="bot", place=g.row.place, name="guess", community=g.row.community,
+                    args={"parity": "odd", "game": str(gid), "as": "B", "confirm": "yes"},
+                    at=(g.row.branch, g.seq), level="hard")
+    refused = await t.core.handle(order)
+    assert "another level since this order was decided; nothing was changed" in refused[0].text
+    assert await bot_actions(store, gid) == []
+    taken = await t.core.handle(order.model_copy(update={"level": "easy"}))
+    assert "another level" not in " ".join(r.text for r in taken)
+    assert len(await bot_actions(store, gid)) == 1
+    await t.core.opponent.stop()
 
 
 async def _alice_seat(t: Table, gid: int) -> str:
@@ -1420,8 +1445,6 @@ async def test_the_bots_seed_in_a_game_whose_dice_seed_is_fixed_and_public_is_no
     aspects, 8.2; Chitin's army, 3.03) from the posted seed before making their own, and the commitment
     protected nothing. Such a game's bot now also draws from a secret key of the game, kept in the database
     (it outlives a restart) and in no record, status or export."""
-    import secrets
-
     from bot.lifecycle import build_record
     from bot.opponent import decision_seed
 
@@ -1434,7 +1457,7 @@ async def test_the_bots_seed_in_a_game_whose_dice_seed_is_fixed_and_public_is_no
             return super().submit(fn, *args, **kwargs)
 
     t = Table(store, executor=Capture())
-    t.core.new_seed = lambda: secrets.token_hex(16)  # as the bot makes them
+    del t.core.new_bot_key  # the bot's own keys, not the table's
     games = []
     for member in ("alice", "carol"):
         replies = await t.line(f"{member}: /game new game:toy opponent:bot level:easy pile:5 clock:none seed:pub")
@@ -1449,6 +1472,7 @@ async def test_the_bots_seed_in_a_game_whose_dice_seed_is_fixed_and_public_is_no
         assert seeds[-1] not in foreseen, "the bot decided from a seed computed from the posted one"
         games.append(gid)
     assert seeds[0] != seeds[1], "two games of the same posted seed and position: the bot drew alike"
+    assert t.core.new_seed() == "s-1", "the key used up a dice seed of the console's --seed series"
     row = await store.game(games[0])
     assert row is not None and len(row.bot_key) >= 32
     await t.line(f"alice: /game resign game:{games[0]} confirm:yes")
