@@ -195,7 +195,7 @@ async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> 
                 seed=seed, seed_public=seed_arg is not None, setup_rolls="[]", settings=json.dumps(settings),
                 created_by=cmd.user, now=now, community=cmd.community,
                 # a posted seed cannot key the bot's draws: anyone could foretell its sealed choices
-                bot_key=core.new_seed() if seed_arg is not None else "",
+                bot_key=core.new_bot_key() if seed_arg is not None else "",
             )
             row = await core.store.game(gid)
             assert row is not None
@@ -269,7 +269,8 @@ async def check_bot_games_of_community(core: Core, community: str) -> None:
     caller holds the community's lock of ``core.creating``)."""
     here = await core.store.games(BOT_GAMES_IN_PLAY + " AND community = ?", (community,))
     if len(here) >= core.limits.bot_games_per_community:
-        raise _refuse(f"this server already has {len(here)} games against the bot in play, the most it may have; "
+        games = "game" if len(here) == 1 else "games"
+        raise _refuse(f"this server already has {len(here)} {games} against the bot in play, the most it may have; "
                       "try again once some have ended")
 
 

@@ -123,25 +123,31 @@ async def rollback(core: Core, cmd: Command) -> list[Reply]:
         old = g.row.branch
         key = "k" + secrets.token_hex(16)  # secret while the game is in play (build_record), too long to guess
         now = core.now()
-        async with core.changing(g):
-            new = await core.store.fork(g.id, old, to, key, f"rollback by {cmd.user}: {reason}".strip(), now)
-            if over:  # the game is played again from the kept actions
-                settings = g.row.settings_dict
-                settings.pop("result", None)
-                if not g.row.seed_public:  # its seed was posted at its end: only secret keys keep dice unforeseen
-                    settings["seed_published"] = True
-                await core.store.update_game(g.id, now, status="active", settings=json.dumps(settings))
-            row = await core.store.game(g.id)
-            assert row is not None
-            fresh = await load_live(core.store, row)
-            _check_undecided(fresh, f"at action {to}", "roll back to an earlier action")
-            fresh.board_key = None
-            core.live[g.id] = fresh
-            extra = core.board_replies(fresh, force=True) + core.prompt_replies(fresh, [])
-            return await _log_and_post(
-                core, g.id, row.place, cmd.user,
-                f"rolled game #{g.id} back to action {to}, now branch {new} (branch {old} is kept; /mod restore branch:{old} "
-                f"brings it back; dice from here on come from a fresh key, {key_announced(key, to + 1)})", reason, extra)
+        # a finished game against the bot put back in play counts against the server's limit again, as a new
+        # one would (the one worker every server's bot decisions share)
+        counted = over and "bots" in g.row.settings_dict and g.row.community
+        async with core.creating.hold(*([f"community:{g.row.community}"] if counted else [])):
+            if counted:
+                await check_bot_games_of_community(core, g.row.community)
+            async with core.changing(g):
+                new = await core.store.fork(g.id, old, to, key, f"rollback by {cmd.user}: {reason}".strip(), now)
+                if over:  # the game is played again from the kept actions
+                    settings = g.row.settings_dict
+                    settings.pop("result", None)
+                    if not g.row.seed_public:  # its seed was posted at its end: only secret keys keep dice unforeseen
+                        settings["seed_published"] = True
+                    await core.store.update_game(g.id, now, status="active", settings=json.dumps(settings))
+                row = await core.store.game(g.id)
+                assert row is not None
+                fresh = await load_live(core.store, row)
+                _check_undecided(fresh, f"at action {to}", "roll back to an earlier action")
+                fresh.board_key = None
+                core.live[g.id] = fresh
+                extra = core.board_replies(fresh, force=True) + core.prompt_replies(fresh, [])
+                return await _log_and_post(
+                    core, g.id, row.place, cmd.user,
+                    f"rolled game #{g.id} back to action {to}, now branch {new} (branch {old} is kept; /mod restore branch:{old} "
+                    f"brings it back; dice from here on come from a fresh key, {key_announced(key, to + 1)})", reason, extra)
 
 
 def _check_undecided(g: Live, where: str, instead: str) -> None:

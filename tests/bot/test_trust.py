@@ -506,11 +506,34 @@ async def test_a_moderator_handing_a_seat_to_the_bot_is_held_to_the_servers_limi
     r = await say(core, "mod", f"/mod replace seat:B user:bot game:{gids[0]} reason:left", place="t1", mod=True)
     assert "to hexhive" in texts(r, "channel"), texts(r)
     r = await say(core, "mod", f"/mod replace seat:A user:bot game:{gids[0]} reason:left", place="t1", mod=True)
-    assert "Nothing was changed" not in texts(r) and "already has" not in texts(r), texts(r)  # counted already
+    assert f"gave seat A of game #{gids[0]}" in texts(r), texts(r)  # a game counted already
     seats = (await store.game(gids[1])).settings
     r = await say(core, "mod", f"/mod replace seat:B user:bot game:{gids[1]} reason:left", place="t2", mod=True)
     assert "this server already has 2 games against the bot" in texts(r), texts(r)
     assert (await store.game(gids[1])).settings == seats  # refused: nothing changed
+
+
+async def test_a_finished_game_against_the_bot_rolled_back_into_play_is_held_to_the_servers_limit(core, store):
+    """A moderator's rollback puts a finished game back in play: against the bot, it counts again."""
+    from bot.answers import Limits
+
+    core.limits = Limits(bot_games_per_member=5, bot_games_per_community=1)
+    r = await say(core, "alice", "/game new game:toy opponent:bot level:easy", place="t0")
+    first = next(x.game_id for x in r if x.game_id is not None)
+    r = await say(core, "alice", f"/guess parity:odd game:{first}", place="t0")
+    assert "A has chosen" in texts(r), texts(r)
+    await say(core, "alice", f"/game resign game:{first} confirm:yes", place="t0")
+    assert (await store.game(first)).status == "over"
+    r = await say(core, "carol", "/game new game:toy opponent:bot level:easy", place="t1")
+    assert "begins" in texts(r), texts(r)
+    r = await say(core, "mod", f"/mod rollback to:0 game:{first} confirm:yes reason:misclick", place="t0", mod=True)
+    assert "this server already has 1 game against the bot in play" in texts(r), texts(r)
+    assert (await store.game(first)).status == "over"  # refused: nothing changed
+    second = next(iter(g for g in core.live if g != first))
+    await say(core, "carol", f"/game resign game:{second} confirm:yes", place="t1")
+    r = await say(core, "mod", f"/mod rollback to:0 game:{first} confirm:yes reason:misclick", place="t0", mod=True)
+    assert "rolled game" in texts(r), texts(r)
+    assert (await store.game(first)).status == "active"
 
 
 async def test_a_members_games_against_the_bot_are_those_they_play_not_those_they_started(core, store):
