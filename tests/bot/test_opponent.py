@@ -35,6 +35,18 @@ class Inline(Executor):
         return f
 
 
+class SeedCapture(Inline):
+    """``Inline``, keeping the seed of each of the bot's decisions (``think``'s fourth argument)."""
+
+    def __init__(self) -> None:
+        self.seeds: list[str] = []
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+        if fn.__name__ == "think":
+            self.seeds.append(args[3])
+        return super().submit(fn, *args, **kwargs)
+
+
 class Table:
     """A console against a fresh store; ``alice`` is the member, ``mod`` a moderator."""
 
@@ -1410,15 +1422,9 @@ async def test_the_bots_seed_after_a_finished_game_is_rolled_back_is_not_the_one
     """The bot's decisions are drawn from the game's seed and the action number; the seed is posted when
     the game ends. Rolled back and played on, the bot decided from seeds anyone could compute from the
     posted seed; it now also uses the new branch's secret dice key."""
-    seeds: list[str] = []
-
-    class Capture(Inline):
-        def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
-            if fn.__name__ == "think":
-                seeds.append(args[3])
-            return super().submit(fn, *args, **kwargs)
-
-    t = Table(store, executor=Capture())
+    capture = SeedCapture()
+    seeds = capture.seeds
+    t = Table(store, executor=capture)
     replies = await t.line("alice: /game new game:toy opponent:bot level:easy pile:5 clock:none")
     gid = next(r.game_id for r in replies if r.game_id is not None)
     for _ in range(100):
@@ -1448,15 +1454,9 @@ async def test_the_bots_seed_in_a_game_whose_dice_seed_is_fixed_and_public_is_no
     from bot.lifecycle import build_record
     from bot.opponent import decision_seed
 
-    seeds: list[str] = []
-
-    class Capture(Inline):
-        def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
-            if fn.__name__ == "think":
-                seeds.append(args[3])
-            return super().submit(fn, *args, **kwargs)
-
-    t = Table(store, executor=Capture())
+    capture = SeedCapture()
+    seeds = capture.seeds
+    t = Table(store, executor=capture)
     del t.core.new_bot_key  # the bot's own keys, not the table's
     games = []
     for member in ("alice", "carol"):
