@@ -264,6 +264,17 @@ async def _check_bot_game_limits(core: Core, cmd: Command) -> None:
         await check_bot_games_of_community(core, cmd.community)
 
 
+@asynccontextmanager
+async def new_bot_game(core: Core, community: str, counted: bool) -> AsyncIterator[None]:
+    """A moderator's change that makes a game in play against the bot (``counted``): under the community's
+    lock of ``core.creating``, refused past the server's limit, as ``/game new ... opponent:bot`` is (the one
+    worker every server's bot decisions share). Not ``counted``: nothing is taken or checked."""
+    async with core.creating.hold(*([f"community:{community}"] if counted and community else [])):
+        if counted and community:
+            await check_bot_games_of_community(core, community)
+        yield
+
+
 async def check_bot_games_of_community(core: Core, community: str) -> None:
     """Setting ``max_bot_games_per_community``, for a new game against the bot or a seat handed to it (the
     caller holds the community's lock of ``core.creating``)."""

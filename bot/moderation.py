@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from bot import lookup, opponent
 from bot.answers import Refusal, private
-from bot.lifecycle import Handler, check_bot_games_of_community, finish
+from bot.lifecycle import Handler, finish, new_bot_game
 from bot.live import Live, load_live
 from bot.parsing import ParseError, escape_markdown, parse_int
 from bot.records import key_announced
@@ -123,12 +123,8 @@ async def rollback(core: Core, cmd: Command) -> list[Reply]:
         old = g.row.branch
         key = "k" + secrets.token_hex(16)  # secret while the game is in play (build_record), too long to guess
         now = core.now()
-        # a finished game against the bot put back in play counts against the server's limit again, as a new
-        # one would (the one worker every server's bot decisions share)
-        counted = over and "bots" in g.row.settings_dict and g.row.community
-        async with core.creating.hold(*([f"community:{g.row.community}"] if counted else [])):
-            if counted:
-                await check_bot_games_of_community(core, g.row.community)
+        # a finished game against the bot put back in play counts against the server's limit again
+        async with new_bot_game(core, g.row.community, over and "bots" in g.row.settings_dict):
             async with core.changing(g):
                 new = await core.store.fork(g.id, old, to, key, f"rollback by {cmd.user}: {reason}".strip(), now)
                 if over:  # the game is played again from the kept actions
@@ -217,12 +213,8 @@ async def replace(core: Core, cmd: Command) -> list[Reply]:
         # is given only that seat's information (bot/opponent.py).
         if not to_bot and any(u == user for s, u in g.seats.items() if s != seat):
             raise _refuse(f"that member already holds the other seat of game #{g.id}; a player cannot play both sides")
-        # The bot's first seat in this game makes it a game against the bot, held to the server's limit of
-        # them (the one worker every server's bot decisions share), as /game new ... opponent:bot is.
-        counted = to_bot and not opponent.bot_seats(g) and g.row.community
-        async with core.creating.hold(*([f"community:{g.row.community}"] if counted else [])):
-            if counted:
-                await check_bot_games_of_community(core, g.row.community)
+        # the bot's first seat in this game makes it a game against the bot
+        async with new_bot_game(core, g.row.community, to_bot and not opponent.bot_seats(g)):
             async with core.changing(g):
                 settings = g.row.settings_dict
                 old = g.name_of(seat)
