@@ -8,7 +8,8 @@ command it handles, and when a game is loaded at start-up), and the opponent:
 1. builds the seat's ``Information`` with ``engine.ai.observe`` from the store's record (a
    choice still sealed in the ``secrets`` table is sealed to it: it cannot read it);
 2. runs ``engine.ai.choose`` in a worker process (the pool of bot/boards.py; a thread or an
-   inline executor in tests), with a typing indicator in the game's thread meanwhile;
+   inline executor in tests), with a typing indicator in the game's thread meanwhile (none for a
+   sealed choice, whose timing a member's never shows either);
 3. gives the order through ``Core.handle`` like a member's, marked with the position it was
    decided at (``Command.at``): the core refuses it, changing nothing, if the game moved on
    meanwhile, and the opponent thinks again. Secret choices are therefore committed (hash first)
@@ -43,7 +44,7 @@ from engine.ai.player import game_ai
 from engine.ai.rng import Rng, RngDice
 from engine.core import registry
 from engine.core.dice import Roll
-from engine.core.protocol import Action
+from engine.core.protocol import Action, Prompt
 
 if TYPE_CHECKING:
     from bot.core import Core
@@ -374,13 +375,14 @@ class Opponent:
         except Exception:
             log.exception("could not tell game #%s that the bot cannot move", gid)
 
-    def _seat(self, g: Live) -> str | None:
+    def _prompt(self, g: Live) -> Prompt | None:
+        """The decision the game waits on the bot for, if any."""
         bots = bot_seats(g)
         if g.row.status != "active" or g.state is None:
             return None
         for p in g.pending():
             if p.seat in bots:
-                return p.seat
+                return p
         return None
 
     async def _one(self, gid: int) -> bool:
@@ -388,9 +390,10 @@ class Opponent:
         g = self.core.live.get(gid)
         if g is None:
             return False
-        seat = self._seat(g)
-        if seat is None:
+        prompt = self._prompt(g)
+        if prompt is None:
             return False
+        seat = prompt.seat
         level = bot_seats(g)[seat]
         at = (g.row.branch, g.seq)
         info = await information(self.core, g, seat)
@@ -399,7 +402,9 @@ class Opponent:
         seed += f":again{tries}" if tries else ""
         self.thinking.add(gid)
         try:
-            async with self.typing(g.row.place):
+            # A sealed choice (8.2, 3.032) shows no sign in the thread, as a member's, made by direct
+            # message, shows none: the indicator would tell when each sealed step was taken, and how long.
+            async with (_no_typing if prompt.secret else self.typing)(g.row.place):
                 raw = await self._compute(think, g.rules.name, info.model_dump_json(), level, seed,
                                           SAFETY_SECONDS.get(level, 60.0), background=True)
         finally:

@@ -4,6 +4,7 @@ choices, pauses, replacing a seat to and from the bot, hints, and the event loop
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import time
@@ -1526,3 +1527,33 @@ async def test_what_was_said_to_the_bot_and_left_unposted_is_never_sent_after_a_
         assert not [r for r in left if r.to != "channel" and r.user == "bot"], left
     finally:
         await store.close()
+
+
+async def test_the_bot_shows_no_typing_indicator_for_its_sealed_choices(store):
+    """A member's sealed choice (OneWorld's aspects, 8.2; Chitin's army, 3.032) is made by direct message,
+    with no sign in the thread; the bot's is made the same way. A typing indicator for it would show when
+    the bot took each sealed step and how long it took, which a member's sealed choice never shows."""
+    t = Table(store)
+    gid = await new(t, "oneworld")
+    bot_seat = t.core.live[gid].seats_of("bot")[0]
+    shown: list[bool] = []
+
+    @contextlib.asynccontextmanager
+    async def typing(place: str) -> AsyncIterator[None]:
+        g = t.core.live[gid]
+        shown.append(any(p.secret for p in g.pending() if p.seat == bot_seat))
+        yield
+
+    t.core.opponent.attach(t.console.deliver, typing=typing)
+    sealed = 0
+    for _ in range(60):
+        row = await store.game(gid)
+        assert row is not None
+        sealed = len([a for a in await store.actions(gid, row.branch) if a.user == "bot" and a.secret])
+        if sealed >= 2 and len(shown) >= 2:
+            break
+        if await t.alice_plays(gid, 1) == 0:
+            break
+    assert sealed >= 2, "the bot made no sealed choice to look at"
+    assert shown, "no typing indicator for the bot's open orders"
+    assert not any(shown), "a typing indicator while the bot made a sealed choice"

@@ -26,7 +26,6 @@ async def test_a_toy_game_against_hexhive_itself_plays_through(fake, bot, core):
     settings = json.loads((await core.store.game(gid)).settings)
     assert settings["bots"] == {"B": "easy"} and settings["seats"]["B"] == str(P.APP_ID)
     await core.opponent.idle()
-    assert thread in fake.typing, "no typing indicator while the bot thought"
     hint = await t.slash("alice", thread, "game", {}, sub="hint")
     assert "Hint for game" in texts(ephemeral(hint))
     asked = [s for s in t.in_channel(thread) if "asked for a hint" in s.content]
@@ -44,6 +43,7 @@ async def test_a_toy_game_against_hexhive_itself_plays_through(fake, bot, core):
             await t.slash("alice", thread, "take", {"n": n})
         await core.opponent.idle()
     assert gid not in core.live and "is over" in texts(t.in_channel(thread))
+    assert thread in fake.typing, "no typing indicator while the bot thought about its takes"
     assert str(P.APP_ID) not in fake.dm_of, "the bot sent itself a direct message"
     bot_rows = [a for a in await core.store.actions(gid, 1) if a.user == str(P.APP_ID)]
     secrets = {s.seq: s for s in await core.store.secrets(gid, 1)}
