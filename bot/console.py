@@ -87,6 +87,9 @@ class Console:
         if not m:
             raise ConsoleError(f"cannot read '{line}': write 'name: /command arg:value'")
         user = m.group("user")
+        if self.core.opponent.is_bot(user):  # its orders are its own, and what is said to it is never printed
+            raise ConsoleError(f"'{user}' is hexhive's own name in the console, the bot opponent, which gives "
+                               "its orders by itself; write as a person, like 'alice: /help'")
         if m.group("dm"):
             place = f"dm:{user}"
         elif m.group("place"):

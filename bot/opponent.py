@@ -237,8 +237,10 @@ class Opponent:
         With each lock, how many asks hold or wait for it (the entry goes with the last)."""
 
     def is_bot(self, user: str) -> bool:
-        """Whether ``user`` (an id, or the console's ``bot``/``@bot``) names the bot."""
-        return user.strip().lstrip("@") == self.user_id
+        """Whether ``user`` (an id, or the console's ``bot``/``@bot``, or ``hexhive`` as the bot is shown)
+        names the bot."""
+        name = user.strip().lstrip("@")
+        return name == self.user_id or (self.user_id == CONSOLE_BOT and name.casefold() in (CONSOLE_BOT, BOT_NAME))
 
     def attach(self, deliver: Deliver, typing: Typing | None = None) -> None:
         """A transport is ready: it delivers the bot's replies (and shows a typing indicator)."""

@@ -144,3 +144,25 @@ async def test_8_2_an_aspect_count_left_out_means_none_and_the_order_is_kept_who
     aspects = [a for a in rec.actions if a.action.verb == "aspects"]
     assert aspects[0].action.args == {"stone": 0, "blade": 0, "fog": 1}
     assert all(set(a.action.args) == {"stone", "blade", "fog"} for a in aspects)
+
+
+async def test_a_line_written_as_the_bot_itself_is_refused_and_changes_nothing(tmp_path):
+    """``bot`` (and ``hexhive``) is the bot opponent's own name in the console: a line as it would give
+    the bot's orders for it, its replies never printed (they are the bot's). A script stops at it."""
+    start = "alice: /game new game:oneworld opponent:bot level:easy seed:4\n"
+    rc, before = await run(tmp_path, start)
+    assert rc == 0 and "Game #1" in before
+    for who in ("bot", "hexhive", "bot@#game-1", "bot dm", "Hexhive"):
+        place = tmp_path / who.replace(" ", "_").replace("@#", "_")
+        place.mkdir()
+        rc, out = await run(place, start + f"{who}: /game resign confirm:yes\nalice: /game status game:1\n")
+        assert rc == 2, out
+        assert "line 2" in out and "hexhive's own name" in out
+        assert "resigned" not in out and "is over" not in out
+
+
+async def test_opponent_hexhive_in_the_console_is_the_bot_as_on_discord(tmp_path):
+    rc, out = await run(tmp_path, "alice: /game new game:oneworld opponent:hexhive level:easy seed:4\n")
+    assert rc == 0
+    assert "challenges you" not in out and "hexhive (easy)" in out
+
