@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from bot import confirm, phaselog, words
 from bot.answers import Refusal, private
-from bot.live import Live, full_replay, load_live
+from bot.live import Live, config_of, full_replay, load_live, name_in
 from bot.parsing import escape_markdown
 from bot.records import DiceKey, GameRecord, HintEntry, LoggedAction, ModerationEntry, dumps
 from bot.replies import Button, Command, Reply
@@ -623,8 +623,9 @@ async def game_list(core: Core, cmd: Command) -> list[Reply]:
         if r.id in seen:
             continue
         seen.add(r.id)
-        seats = json.loads(r.settings).get("seats", {})
-        who = " vs ".join(f"{u} ({s})" for s, u in seats.items())
+        config = config_of(r)
+        # as the game names them (a replacement's name, the bot as hexhive), never by their ids
+        who = " vs ".join(f"{name_in(r, config, s)} ({s})" for s in r.settings_dict.get("seats", {}))
         lines.append(f"#{r.id} {r.game} {r.status}: {who}")
     return [private(cmd.user, cmd.place, "\n".join(lines) or "No games here yet; /game new starts one.")]
 
@@ -683,8 +684,6 @@ async def build_record(core: Core, game_id: int, viewer_user: str | None = None)
     """The record of a game; the seed only once it is over (or was never secret)."""
     row = await core.store.game(game_id)
     assert row is not None
-    from bot.live import config_of
-
     config = config_of(row)
     seats = json.loads(row.settings).get("seats", {})
     viewer_seats = [s for s, u in seats.items() if u == viewer_user]

@@ -53,12 +53,17 @@ class Live:
 
     def name_of(self, seat: str) -> str:
         """The display name of a seat's player (a replacement's, once a moderator has replaced one)."""
-        return str(self.row.settings_dict.get("names", {}).get(seat) or self.config.name_of(seat))
+        return name_in(self.row, self.config, seat)
 
     def pending(self) -> list[Prompt]:
         if self.state is None:
             return []
         return self.rules.pending_now(self.state)
+
+
+def name_in(row: GameRow, config: GameConfig, seat: str) -> str:
+    """``Live.name_of`` for a game's row, in play or not."""
+    return str(row.settings_dict.get("names", {}).get(seat) or config.name_of(seat))
 
 
 def config_of(row: GameRow) -> GameConfig:

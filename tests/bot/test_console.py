@@ -166,3 +166,12 @@ async def test_opponent_hexhive_in_the_console_is_the_bot_as_on_discord(tmp_path
     assert rc == 0
     assert "challenges you" not in out and "hexhive (easy)" in out
 
+
+async def test_game_list_names_the_players_as_the_game_does_not_by_their_ids(tmp_path):
+    rc, out = await run(tmp_path, "alice: /game new game:oneworld opponent:bot level:easy seed:4\n"
+                                  "alice@#lobby: /game list\n")
+    assert rc == 0
+    listed = out[out.index("[to alice] #1"):]
+    assert "hexhive (easy) (CHEZ)" in listed.splitlines()[0] or "hexhive (easy) (BORG)" in listed.splitlines()[0]
+    assert "bot (" not in listed.splitlines()[0]
+
