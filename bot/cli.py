@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -86,6 +87,10 @@ def main(argv: list[str] | None = None) -> int:
     except StoreError as exc:
         print(f"hexhive: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # its output went to a reader that stopped early (``| head``): stop quietly
+        # what is still buffered cannot be written either: send it nowhere, or the exit prints a traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 def _run(args: argparse.Namespace, settings: Settings) -> int:

@@ -175,3 +175,20 @@ async def test_game_list_names_the_players_as_the_game_does_not_by_their_ids(tmp
     assert "hexhive (easy) (CHEZ)" in listed.splitlines()[0] or "hexhive (easy) (BORG)" in listed.splitlines()[0]
     assert "bot (" not in listed.splitlines()[0]
 
+
+def test_a_transcript_piped_into_a_reader_that_stops_early_ends_without_a_traceback(tmp_path):
+    """``hexhive console --script F | head -4``: the reader closes the pipe; the console stops quietly."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = tmp_path / "s.txt"
+    script.write_text(SCRIPT)
+    hexhive = Path(sys.executable).with_name("hexhive")
+    p = subprocess.Popen([str(hexhive), "console", "--script", str(script), "--seed", "p"], cwd=tmp_path,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.stdout is not None and p.stderr is not None
+    p.stdout.close()  # before it writes a line, as head does after its lines
+    err = p.stderr.read().decode()
+    p.wait(timeout=60)
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
