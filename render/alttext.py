@@ -1,4 +1,5 @@
-"""Alt text of a board: game, turn, phase, who is to move, and this phase's events in a sentence or two.
+"""Alt text of a board: game, turn, phase, who is to move, and the events it marks (the latest: this phase's,
+and until the next order the last turn's) in a sentence or two.
 
 Built from the spectator's view only, so it never tells a channel anything sealed.
 """
@@ -90,7 +91,9 @@ def alt_text(view: View) -> str:
         who = f"Game over: {result_text(view)}"
     out = lead + (f" {who}." if who else "")
     events = events_text(view)
-    out += f" {events}" if events else " Nothing has happened yet this phase."
+    # A new phase's board still marks the last turn's moves until the next order (OneWorld's and Chitin's
+    # ``previous`` changes): "latest" holds of those and of this phase's, where "this phase" would not.
+    out += f" Latest changes: {events}" if events else " Nothing has happened yet this phase."
     if len(out) > ALT_LIMIT:
         out = out[: ALT_LIMIT - 1].rstrip() + "\u2026"
     return out

@@ -271,3 +271,18 @@ def test_a_long_phase_in_the_focus_header_drops_its_rule_number_before_it_is_cut
     assert fit_phase(phase, small, DISPLAY_W * 0.45) == "human advance after demolition"
     assert fit_phase("movement", small, DISPLAY_W * 0.45) == "movement"
     assert fit_phase(phase, small, 60).endswith("\u2026")
+
+
+def test_alt_text_does_not_call_the_last_turns_moves_this_phases():
+    """The board of a new phase still marks the last turn's moves (until the next order; OneWorld's and
+    Chitin's ``previous`` changes): its alt text read "turn 2, movement. BORG to move. Moved Fog C12
+    0318-0616", CHEZ's move of turn 1, as if it were BORG's of this phase. The marked events are said to
+    be the latest, which holds of both."""
+    from engine.core.protocol import ArrowView
+
+    v = View(game="oneworld", map="m", title="OneWorld", turn=2, phase="movement", active="BORG",
+             counters=(CounterView(hex="0616", side="CHEZ", label="Fog", sub="C12"),),
+             arrows=(ArrowView(src="0318", dst="0616", kind="move"),))
+    alt = alt_text(v)
+    assert alt == "OneWorld, turn 2, movement. BORG to move. Latest changes: Moved Fog C12 0318-0616.", alt
+    assert alt_text(v.model_copy(update={"arrows": ()})).endswith(" Nothing has happened yet this phase.")
