@@ -6,7 +6,6 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -83,13 +82,18 @@ def main(argv: list[str] | None = None) -> int:
     from bot.store import StoreError
 
     try:
-        return _run(args, settings)
+        status = _run(args, settings)
+        sys.stdout.flush()  # here, not at exit: output to a pipe is buffered, and a closed one fails here
+        return status
     except StoreError as exc:
         print(f"hexhive: {exc}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # its output went to a reader that stopped early (``| head``): stop quietly
-        # what is still buffered cannot be written either: send it nowhere, or the exit prints a traceback
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except BrokenPipeError:
+        if not (args.cmd == "console" or (args.cmd is None and settings.discord_token is None)):
+            raise  # not the console's output: it may be a real fault (a socket, a worker's pipe)
+        from bot.console import quiet_stdout
+
+        quiet_stdout()  # the console's reader stopped early (``| head``): stop quietly
         return 1
 
 

@@ -9,6 +9,9 @@ Every reply is printed with who sees it: ``[#game-1]``, ``[DM alice]``, ``[to al
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import io
+import os
 import re
 import sys
 from collections.abc import Iterable
@@ -37,6 +40,13 @@ AT_NAME = re.compile(r"(\b\w+:)@(?=[\w.-])")
 BOARD_FILE = re.compile(r"^board-(\d+)-")
 
 
+def quiet_stdout() -> None:
+    """The reader of standard output went away: what is still buffered, and whatever is written later (the
+    flush as a worker process starts, the one at exit), goes nowhere instead of failing with a traceback."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 class ConsoleError(Exception):
     """A script line the console cannot read."""
 
@@ -55,8 +65,14 @@ class Console:
         self.edits: dict[str, str] = {}
         """The text each edited message (a phase message) last showed, to print only what changed."""
         self.files: list[Path] = []
+        self.gone: BrokenPipeError | None = None
+        """Set when the reader of the output went away (``| head``): the console stops at its next line."""
+        if stream is sys.stdout and isinstance(stream, io.TextIOWrapper):
+            # a line at a time, so a reader gone is found by the print that finds it (``say``), and never by
+            # the flush of a full buffer as a worker process starts (the bot opponent's), taken for its error
+            stream.reconfigure(line_buffering=True)
         core.open_thread = self.open_thread
-        core.opponent.attach(self.deliver)  # the bot opponent's orders are printed as they come
+        core.opponent.attach(self._deliver_for_bot)  # the bot opponent's orders are printed as they come
         if out_dir:
             out_dir.mkdir(parents=True, exist_ok=True)
             # Boards are numbered on from an earlier run's, so a new run never overwrites them.
@@ -69,7 +85,24 @@ class Console:
         return f"console:#game-{max((r.id for r in rows), default=0) + 1}"
 
     def say(self, text: str) -> None:
-        print(text, file=self.stream)
+        if self.gone is not None:
+            raise self.gone
+        try:
+            print(text, file=self.stream)
+        except BrokenPipeError as exc:
+            self.gone = exc
+            if self.stream is sys.stdout:
+                quiet_stdout()
+            raise
+
+    async def _deliver_for_bot(self, replies: list[Reply]) -> None:
+        """Print the bot opponent's orders. If the reader went away, the bot stops thinking (its task ends as
+        cancelled, not as an error of the bot to be logged and tried again), and the line's ``run_line``
+        stops the console; what was not printed is kept in the store, as for any line."""
+        try:
+            await self.deliver(replies)
+        except BrokenPipeError:
+            raise asyncio.CancelledError from None
 
     async def start(self) -> None:
         """Post whatever the store holds committed but unposted."""
@@ -77,6 +110,8 @@ class Console:
 
     async def run_line(self, raw: str) -> list[Reply]:
         """One line of the grammar; returns the replies it produced (for tests that count them)."""
+        if self.gone is not None:
+            raise self.gone
         line = raw.strip()
         if not line or line.startswith("#"):
             return []
@@ -108,6 +143,8 @@ class Console:
                     self.current[u] = r.place
         await self.deliver(replies)
         await self.core.opponent.idle()  # a line's answer includes the bot opponent's orders it led to
+        if self.gone is not None:  # the bot's orders could not be printed: the reader went away meanwhile
+            raise self.gone
         return replies
 
     async def deliver(self, replies: Iterable[Reply]) -> None:
@@ -191,8 +228,8 @@ async def run_script(lines: Iterable[str], db: Path, out_dir: Path | None, strea
                      seed_base: str | None = None, boards: bool = True) -> int:
     """Run a script of console lines; the exit status is non-zero on an internal error."""
     store = await Store.open(db)
+    core = make_core(store)
     try:
-        core = make_core(store)
         _seeded(core, seed_base)
         console = Console(core, out_dir, stream, boards=boards)
         await console.start()
@@ -204,6 +241,7 @@ async def run_script(lines: Iterable[str], db: Path, out_dir: Path | None, strea
                 return 2
         return 1 if core.internal_errors else 0
     finally:
+        await core.opponent.stop()  # a line that failed may leave the bot thinking: not on a closed store
         await store.close()
 
 
@@ -217,8 +255,8 @@ def _seeded(core: Core, seed_base: str | None) -> None:
 async def interactive(db: Path, out_dir: Path | None, seed_base: str | None = None) -> int:
     """Read lines from standard input until end of input or /quit."""
     store = await Store.open(db)
+    core = make_core(store)
     try:
-        core = make_core(store)
         _seeded(core, seed_base)
         console = Console(core, out_dir)
         await console.start()
@@ -235,4 +273,5 @@ async def interactive(db: Path, out_dir: Path | None, seed_base: str | None = No
                 console.say(str(exc))
         return 0
     finally:
+        await core.opponent.stop()
         await store.close()

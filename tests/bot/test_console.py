@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from bot.console import run_script
 
 SCRIPT = """\
@@ -176,19 +178,69 @@ async def test_game_list_names_the_players_as_the_game_does_not_by_their_ids(tmp
     assert "bot (" not in listed.splitlines()[0]
 
 
-def test_a_transcript_piped_into_a_reader_that_stops_early_ends_without_a_traceback(tmp_path):
-    """``hexhive console --script F | head -4``: the reader closes the pipe; the console stops quietly."""
+
+@pytest.mark.parametrize("script", [SCRIPT + "carol: /help\n" * 60,
+                                    "alice: /game new game:oneworld opponent:bot level:easy seed:4\n"
+                                    + "alice: /help\n" * 60, "alice: /help\n"],
+                         ids=["two members", "against the bot", "all of it written at the exit"])
+def test_a_transcript_piped_into_a_reader_that_stops_early_ends_without_a_traceback(tmp_path, script):
+    """``hexhive console --script F | head -4``: the reader closes the pipe; the console stops quietly,
+    with status 1, the bot opponent's printing of its orders included. Output to a pipe is buffered
+    (``PYTHONUNBUFFERED`` unset, as in a shell): a short transcript is written only when it is flushed,
+    which at the interpreter's exit failed with a traceback."""
+    import os
     import subprocess
     import sys
     from pathlib import Path
 
-    script = tmp_path / "s.txt"
-    script.write_text(SCRIPT)
+    path = tmp_path / "s.txt"
+    path.write_text(script)
     hexhive = Path(sys.executable).with_name("hexhive")
-    p = subprocess.Popen([str(hexhive), "console", "--script", str(script), "--seed", "p"], cwd=tmp_path,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    p = subprocess.Popen([str(hexhive), "console", "--script", str(path), "--seed", "p"], cwd=tmp_path,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     assert p.stdout is not None and p.stderr is not None
-    p.stdout.close()  # before it writes a line, as head does after its lines
+    p.stdout.close()  # the reader goes away before the first write (its start takes longer than this)
     err = p.stderr.read().decode()
-    p.wait(timeout=60)
-    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+    assert p.wait(timeout=120) == 1, err
+    assert "Traceback" not in err and "BrokenPipeError" not in err and "ERROR" not in err, err
+
+
+class Closing(io.StringIO):
+    """A stream whose reader goes away after ``lines`` writes (``| head``)."""
+
+    def __init__(self, lines: int) -> None:
+        super().__init__()
+        self.left = lines
+
+    def write(self, text: str) -> int:
+        if self.left <= 0:
+            raise BrokenPipeError(32, "Broken pipe")
+        self.left -= 1
+        return super().write(text)
+
+
+@pytest.mark.parametrize("lines", [1, 3, 6, 12, 20])
+async def test_a_reader_gone_while_the_bot_opponent_prints_stops_the_console_not_the_bot(
+        tmp_path, monkeypatch, lines):
+    """The bot opponent's orders are printed from its own task: a closed pipe there was taken for an error
+    of the bot (logged with a traceback, tried again later) and the script went on; and the store was closed
+    under a bot still thinking. The script stops at the line, and leaves nothing running."""
+    from bot.commands import make_core
+    from tests.bot.test_opponent import Inline
+
+    cores = []
+
+    def make(store):  # noqa: ANN001, ANN202
+        core = make_core(store)
+        core.opponent.executor = Inline()
+        cores.append(core)
+        return core
+
+    monkeypatch.setattr("bot.console.make_core", make)
+    script = ["alice: /game new game:oneworld opponent:bot level:easy", "alice: /game status"] * 10
+    with pytest.raises(BrokenPipeError):
+        await run_script(script, tmp_path / "c.db", None, Closing(lines), boards=False)
+    (core,) = cores
+    assert not core.opponent.errors, core.opponent.errors
+    assert not [t for t in core.opponent.tasks.values() if not t.done()]
