@@ -33,7 +33,8 @@ def _hexes_of(view: View, kind: str) -> list[str]:
 
 
 def events_text(view: View) -> str:
-    """This phase's events in a sentence or two: moves, combats and their results, losses, blasts."""
+    """The events the board marks (this phase's and, until the next order, the last turn's) in a sentence
+    or two: moves, combats and their results, losses, blasts."""
     parts: list[str] = []
     moves = [(a.src, a.dst) for a in view.arrows if a.kind == "move"]
     moved = _hexes_of(view, "moved")
