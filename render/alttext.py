@@ -12,6 +12,10 @@ from render.panel import is_over, result_text, to_move
 ALT_LIMIT = 1024
 """Discord's limit on an attachment's description."""
 
+LATEST = "Latest changes:"
+"""What the marked events are said to be: this phase's and, until the next order, the last turn's (OneWorld's
+and Chitin's ``previous`` changes, still marked on a new phase's board), so not "this phase's"."""
+
 
 def _names(view: View, hexes: list[str]) -> list[str]:
     """The counters in ``hexes`` by name: the label, with the sub-label when it is a unit's id
@@ -92,9 +96,7 @@ def alt_text(view: View) -> str:
         who = f"Game over: {result_text(view)}"
     out = lead + (f" {who}." if who else "")
     events = events_text(view)
-    # A new phase's board still marks the last turn's moves until the next order (OneWorld's and Chitin's
-    # ``previous`` changes): "latest" holds of those and of this phase's, where "this phase" would not.
-    out += f" Latest changes: {events}" if events else " Nothing has happened yet this phase."
+    out += f" {LATEST} {events}" if events else " Nothing has happened yet this phase."
     if len(out) > ALT_LIMIT:
         out = out[: ALT_LIMIT - 1].rstrip() + "\u2026"
     return out

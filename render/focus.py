@@ -333,10 +333,11 @@ def _header(img: Image.Image, view: View, width: int) -> None:
 
 
 def _footer(view: View, public: View, width: int):
-    """The compact caption: this phase's events in a sentence or two, then the viewer's own lines."""
-    from render.alttext import events_text
+    """The compact caption: the events the board marks in a sentence or two, as the alt text says them (the
+    latest: a new phase's board still marks the last turn's), then the viewer's own lines."""
+    from render.alttext import LATEST, events_text
 
-    lines = [t for t in (events_text(public),) if t]
+    lines = [f"{LATEST} {t}" for t in (events_text(public),) if t]
     lines += [f"(only you) {p}" for p in view.private]
     if not lines:
         return None
