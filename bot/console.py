@@ -44,7 +44,9 @@ def quiet_stdout() -> None:
     """The reader of standard output went away: what is still buffered, and whatever is written later (the
     flush as a worker process starts, the one at exit), goes nowhere instead of failing with a traceback."""
     with contextlib.suppress(OSError, ValueError):
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        nowhere = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(nowhere, sys.stdout.fileno())
+        os.close(nowhere)
 
 
 class ConsoleError(Exception):
