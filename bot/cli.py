@@ -81,15 +81,17 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from bot.store import StoreError
 
+    console = args.cmd == "console" or (args.cmd is None and settings.discord_token is None)
     try:
         status = _run(args, settings)
-        sys.stdout.flush()  # here, not at exit: output to a pipe is buffered, and a closed one fails here
+        if console and sys.stdout is not None:  # None: started with standard output closed
+            sys.stdout.flush()  # here, not at exit: a pipe whose reader went away fails here, quietly handled
         return status
     except StoreError as exc:
         print(f"hexhive: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
-        if not (args.cmd == "console" or (args.cmd is None and settings.discord_token is None)):
+        if not console:
             raise  # not the console's output: it may be a real fault (a socket, a worker's pipe)
         from bot.console import quiet_stdout
 

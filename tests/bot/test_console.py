@@ -244,3 +244,19 @@ async def test_a_reader_gone_while_the_bot_opponent_prints_stops_the_console_not
     (core,) = cores
     assert not core.opponent.errors, core.opponent.errors
     assert not [t for t in core.opponent.tasks.values() if not t.done()]
+
+
+def test_a_console_started_with_standard_output_closed_runs_its_script_without_a_traceback(tmp_path):
+    """``hexhive console --script F >&-``: nothing to print to (``sys.stdout`` is None); the script runs."""
+    import shlex
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    path = tmp_path / "s.txt"
+    path.write_text("alice: /help\n")
+    hexhive = Path(sys.executable).with_name("hexhive")
+    done = subprocess.run(["sh", "-c", f"{shlex.quote(str(hexhive))} console --script {shlex.quote(str(path))} >&-"],
+                          cwd=tmp_path, capture_output=True, timeout=120)
+    err = done.stderr.decode()
+    assert done.returncode == 0 and "Traceback" not in err, err
