@@ -259,7 +259,7 @@ async def in_worker(fn: Callable[..., T], *args: Any, timeout: float | None = No
             pool = _pool(background)
             job: Future[T] | None = None
             try:
-                job = pool.submit(fn, *args)
+                job = pool.submit(_carried, fn, *args)
                 return await asyncio.wait_for(asyncio.wrap_future(job), timeout)
             except TimeoutError:
                 _stop(pool)
@@ -273,6 +273,16 @@ async def in_worker(fn: Callable[..., T], *args: Any, timeout: float | None = No
                     _stop(pool)
                 raise
     raise AssertionError("unreachable")
+
+
+def _carried(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)``, in the worker, with a StopIteration it raises (a ``next`` run dry) raised as a
+    RuntimeError: an asyncio future cannot hold a StopIteration, so the job's future was never done, and
+    the wait ended only at the timeout, with a sound worker stopped as hung (``in_worker``)."""
+    try:
+        return fn(*args)
+    except StopIteration as exc:
+        raise RuntimeError(f"{getattr(fn, '__name__', 'the job')} raised StopIteration") from exc
 
 
 def _forget(pool: Executor) -> None:

@@ -118,17 +118,47 @@ def think(game: str, info_json: str, level: str, seed: str, cap: float) -> str:
     """One decision, from the seat's ``Information`` only; the action as JSON (runs in a worker)."""
     info = Information.model_validate_json(info_json)
     stop = time.monotonic() + cap
-    action, _ = decide(game, info, level, seed, lambda: time.monotonic() > stop)
+    try:
+        action, _ = decide(game, info, level, seed, lambda: time.monotonic() > stop)
+    except Exception as exc:
+        action = fallback(game, info, seed, exc)
     return action.model_dump_json()
 
 
-def hint_job(game: str, info_json: str, seed: str, cap: float) -> tuple[str, dict[str, Any]]:
-    """The hint for a seat: the action the player would take, and the search's statistics. An order
+def fallback(game: str, info: Information, seed: str, failure: Exception) -> Action:
+    """A legal step for the seat, drawn from the seeded generator: what the bot takes when its game's
+    player fails on a position, so that the game never waits on it for good (retried, a deterministic
+    player fails again). The position is one the bot did not bring about: a Chitin army a member began
+    before a moderator gave the seat to the bot, whose picks fit none of the bot's armies and leave
+    ``ready`` refused (3.032); its next decision, with the army changed, is its player's again.
+    ``failure`` is raised when the seat has no legal step either. What is logged is only the kind of
+    failure: the player's message might name the seat's sealed choices."""
+    rules = registry.get(game)
+    rng = Rng(f"{seed}:fallback:{info.seat}:{info.action_no}")
+    try:
+        state = determinize(rules, game_ai(rules).at("easy"), info, rng.fork("position"))
+        legal = rules.legal_now(state, info.seat)
+    except Exception:
+        raise failure from None
+    if not legal:
+        raise failure
+    log.warning("the %s player failed on a position (%s); a legal step drawn from the seeded generator "
+                "instead", game, type(failure).__name__)
+    return legal[rng.below(len(legal))]
+
+
+def hint_job(game: str, info_json: str, seed: str, cap: float) -> tuple[str, dict[str, Any]] | None:
+    """The hint for a seat: the action the player would take, and the search's statistics (None when the
+    player fails on the position, as in ``fallback``'s; a hint drawn at random would mislead). An order
     the search did not weigh (the game's own tactics, the policy) gets the evaluation's worth of the
     seat's position before and after it (``worth``), so its reason too comes from the evaluation."""
     info = Information.model_validate_json(info_json)
     stop = time.monotonic() + cap
-    action, stats = decide(game, info, HINT_LEVEL, seed, lambda: time.monotonic() > stop)
+    try:
+        action, stats = decide(game, info, HINT_LEVEL, seed, lambda: time.monotonic() > stop)
+    except Exception as exc:  # a position the player cannot weigh (``fallback``): no hint, not a guess
+        log.warning("the %s player failed on a position asked for a hint (%s)", game, type(exc).__name__)
+        return None
     if "children" not in stats and stats.get("why") in ("tactics", "policy"):
         try:
             weighed = worth(game, info, action, seed)
@@ -229,7 +259,7 @@ class Opponent:
         self.told: set[int] = set()
         """Games whose thread has been told of the present streak of errors (``STUCK_AFTER``)."""
         self.retries: dict[int, asyncio.TimerHandle] = {}
-        self.hinted: OrderedDict[tuple[int, int, int, str], tuple[str, dict[str, Any]]] = OrderedDict()
+        self.hinted: OrderedDict[tuple[int, int, int, str], tuple[str, dict[str, Any]] | None] = OrderedDict()
         """The hints worked out, by (game, branch, action number, seat): the same position's hint again is
         not worked out again (``HINTS_KEPT`` of them)."""
         self.hinting: dict[tuple[int, str], tuple[asyncio.Lock, list[int]]] = {}
@@ -470,11 +500,15 @@ class Opponent:
         try:
             async with lock:
                 seq, branch = g.seq, g.row.branch
-                raw, stats = await self._hint_of(g, seat)
+                hint = await self._hint_of(g, seat)
         finally:
             users[0] -= 1
             if not users[0]:
                 del self.hinting[(g.id, seat)]
+        if hint is None:
+            raise Refusal(f"hexhive cannot weigh this position of game #{g.id}, so it has no hint for it; "
+                          "ask again after your next step")
+        raw, stats = hint
         action = Action.model_validate_json(raw)
         # Stale only if the asker's own decision changed: the other side's sealed steps meanwhile (3.03
         # picks) leave it as it was, and saying "moved on" for them would tell that they were taken.
@@ -493,7 +527,7 @@ class Opponent:
         return [private(cmd.user, cmd.place, text)] + queued
 
 
-    async def _hint_of(self, g: Live, seat: str) -> tuple[str, dict[str, Any]]:
+    async def _hint_of(self, g: Live, seat: str) -> tuple[str, dict[str, Any]] | None:
         """The hint for ``seat`` in the game's present position: kept, or worked out in the worker. Both
         the seat's information and the seed are those of (branch, the number of actions the seat may
         see), so it is kept by them: the other side's sealed steps meanwhile (3.03 picks) change neither
@@ -504,11 +538,11 @@ class Opponent:
         if key in self.hinted:
             self.hinted.move_to_end(key)
             return self.hinted[key]
-        raw, stats = await self._compute(hint_job, g.rules.name, info.model_dump_json(),
+        hint = await self._compute(hint_job, g.rules.name, info.model_dump_json(),
                                          decision_seed(g.row.seed, g.dice_key, key[2], "hint:" + seat, g.row.bot_key),
                                          SAFETY_SECONDS[HINT_LEVEL],
                                          background=False)
-        hint = self.hinted[key] = (raw, stats)
+        self.hinted[key] = hint
         while len(self.hinted) > HINTS_KEPT:
             self.hinted.popitem(last=False)
         return hint

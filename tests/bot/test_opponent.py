@@ -403,6 +403,50 @@ async def test_a_seat_is_handed_to_the_bot_and_back(store):
     assert level[0].text.startswith("Sorry")
 
 
+# --- a Chitin army half-picked by a member (3.032) ----------------------------------------------------------
+
+UNFIT = ("PX1", "PX1", "LR1", "GT3", "GT3", "PX3", "TR3")
+"""A Basic army begun by a member: 47 of its 48 points (3.032), with no counter left that costs 1 and too
+much PX1 for the bot's own army: ``ready`` is refused and the picks fit none of the bot's armies."""
+
+
+async def unfit_picks(t: Table, extra: str = "") -> str:
+    """Game 1, Chitin Basic, alice against bob; alice has picked ``UNFIT``. Her seat."""
+    await t.line(f"alice: /game new game:chitin opponent:bob scenario:basic seed:3 clock:none {extra}")
+    await t.line("bob: /game accept game:1")
+    for kind in UNFIT:
+        await t.line(f"alice dm: /pick kind:{kind} game:1")
+    return t.core.live[1].seats_of("alice")[0]
+
+
+async def test_3032_a_half_picked_army_that_fits_none_of_the_bots_is_finished_by_the_bot_it_is_handed_to(
+        store):
+    """A member leaves after picking most of a secret army that fits none of the bot's armies (3.032):
+    the bot's player gave up on it (its ``next`` found no ``ready``), and the worker's StopIteration
+    never reached the loop, so the bot waited on its decision for ever. The bot now takes a legal step
+    drawn from its seeded generator when its player fails on a position, and finishes the army."""
+    t = Table(store)
+    seat = await unfit_picks(t)
+    await asyncio.wait_for(t.line(f"mod: /mod replace seat:{seat} user:bot game:1"), 30)  # the bot has moved
+    assert not t.core.opponent.errors
+    g = t.core.live[1]
+    assert not any(p.seat == seat for p in g.pending()), g.pending()
+    taken = [a for _, s, a in await bot_actions(store, 1) if s == seat]
+    assert taken and json.loads(taken[-1])["verb"] == "ready", taken
+    await t.core.opponent.stop()
+
+
+async def test_3032_a_hint_for_a_half_picked_army_the_player_cannot_weigh_is_refused_politely(store):
+    """The same army: ``/game hint`` waited for ever (then on the worker's timeout, 5 minutes in the bot)
+    and ended in "something went wrong". It is refused at once, privately, and nothing is logged."""
+    t = Table(store)
+    await unfit_picks(t, "hints:on")
+    r = await asyncio.wait_for(t.line("alice dm: /game hint game:1"), 30)
+    assert len(r) == 1 and r[0].to == "private", r
+    assert r[0].text.startswith("Sorry") and "hint" in r[0].text and "wrong" not in r[0].text, r[0].text
+    assert await store.hints(1) == []
+
+
 # --- hints --------------------------------------------------------------------------------------------------
 
 
@@ -1277,6 +1321,14 @@ async def worker(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Any]:
     finally:
         for pool in boards._POOLS.values():
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+async def test_a_job_that_raises_stopiteration_fails_at_once_and_is_not_taken_for_a_hung_worker(worker):
+    """A job whose ``next`` ran dry raised StopIteration, which an asyncio future cannot hold: the job's
+    future was never done, and the wait ended only at the timeout, with the worker stopped as hung."""
+    with pytest.raises(RuntimeError, match="StopIteration"):
+        await worker.in_worker(next, iter(()), timeout=20.0, background=True)
+    assert await worker.in_worker(_nap, 0.0, "next", timeout=20.0, background=True) == "next"
 
 
 @pytest.mark.serial
