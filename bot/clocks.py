@@ -41,6 +41,8 @@ class ClockState(BaseModel):
     key: str
     waiting: list[str] = []
     """The seats the decision waits on; a clock restarts only when a seat joins them."""
+    holders: dict[str, str] = {}
+    """Who held each of those seats: a seat given to someone else (``/mod replace``) gets a fresh clock."""
     started: datetime
     deadline: datetime
     reminded: list[int] = []
@@ -56,6 +58,8 @@ class Decision:
     hours: int | None
     paused: bool
     waiting: tuple[str, ...] = ()
+    holders: tuple[tuple[str, str], ...] = ()
+    """(seat, user) of the seats waited on."""
     paused_at: datetime | None = None
     """When the game was paused, if known (else the clock stops when the pause is first seen)."""
 
@@ -72,13 +76,17 @@ def advance(state: ClockState | None, d: Decision, now: datetime) -> tuple[Clock
     """The clock after time ``now`` for decision ``d``, and the reminders or expiry now due."""
     if d.hours is None or not d.key:
         return None, []
-    if state is None or state.key != d.key or set(d.waiting) - set(state.waiting):
-        # The decision passed to a player (or the line of play changed): a fresh clock. A
+    # a clock saved before holders were kept knows none: it is not restarted for that
+    handed = state is not None and any(state.holders.get(seat, user) != user for seat, user in d.holders)
+    if state is None or state.key != d.key or set(d.waiting) - set(state.waiting) or handed:
+        # The decision passed to a player (or the line of play changed, or a moderator gave a seat
+        # to someone else, who is not timed by the time the old holder took): a fresh clock. A
         # player's own further orders in the same decision, public or private, reversible or
         # not, leave the waiting seats as they are, so they neither restart it nor show.
         state = ClockState(key=d.key, waiting=list(d.waiting), started=now, deadline=now + timedelta(hours=d.hours))
     state = state.model_copy(deep=True)
     state.waiting = list(d.waiting)
+    state.holders = dict(d.holders)
     if d.paused:
         if state.paused_since is None:
             state.paused_since = min(d.paused_at or now, now)
@@ -128,7 +136,7 @@ def decision_of(g: Live) -> Decision:
     key = f"branch {g.row.branch}, decision from action {settings.get('decision_seq', 0)}" if waiting else ""
     paused = g.row.status == "paused"
     return Decision(key=key, hours=hours, paused=paused, waiting=waiting,
-                    paused_at=datetime.fromisoformat(g.row.updated_at) if paused else None)
+                    holders=tuple((seat, g.user_of(seat)) for seat in waiting), paused_at=datetime.fromisoformat(g.row.updated_at) if paused else None)
 
 
 def span(td: timedelta) -> str:
@@ -235,9 +243,14 @@ class ClockKeeper:
         at = (g.row.branch, g.seq)
         bots = g.row.settings_dict.get("bots", {})
         late = sorted({p.seat for p in g.pending() if p.seat not in bots})
+        holders = {seat: g.user_of(seat) for seat in late}
         new, events = advance(old, decision_of(g), self.now())
         if new is None:
-            self.states.pop(g.id, None)
+            if self.states.pop(g.id, None) is not None:
+                # forgotten in the store too: read back (``/game status``, a restart), it would be taken
+                # for a clock running, for the bot's seat, and be extended by the bot's downtime
+                async with self.core.store.transaction():
+                    await self.core.store.set_place_settings(_key(g.id), {})
             return []
         # A reminder goes in the outbox with the clock that says it was given (one transaction): a post
         # Discord does not take is posted again, never lost while the clock counts it as given.
@@ -250,7 +263,7 @@ class ClockKeeper:
                 out = await self.core.queue(g.id, out)
         for e in events:
             if e.kind == "expired":
-                out += await self._expired(g, at, late)
+                out += await self._expired(g, at, holders)
         return out
 
     async def _save(self, gid: int) -> None:
@@ -262,24 +275,28 @@ class ClockKeeper:
         text = f"{names} reminder: game #{g.id} waits on your decision; about {hours} h left on the clock."
         return [Reply(to="channel", place=g.row.place, game_id=g.id, seq=g.seq, mentions=users, text=text.strip())]
 
-    async def _expired(self, g: Live, at: tuple[int, int], seats: list[str]) -> list[Reply]:
-        """The decision of ``seats`` at ``at`` (branch, action number) ran out: the timeout action, then the
-        moderators' alert. Each order of the action carries ``at`` (``Command.at``), so the core refuses it,
-        changing nothing, if the game moved on or was paused meanwhile (an order at the last instant, a
-        rollback); then the decision was answered after all, and nothing is said."""
+    async def _expired(self, g: Live, at: tuple[int, int], holders: dict[str, str]) -> list[Reply]:
+        """The decision of ``holders`` (seat: user) at ``at`` (branch, action number) ran out: the timeout
+        action, then the moderators' alert. Each order of the action carries ``at`` and ``holders``
+        (``Command.at``, ``Command.holders``), so the core refuses it, changing nothing, if the game moved
+        on or was paused meanwhile (an order at the last instant, a rollback) or a seat was given to
+        someone else (``/mod replace``); then the decision was answered after all, or is the new holder's,
+        with a clock of its own, and nothing is said."""
+        seats = sorted(holders)
         settings = g.row.settings_dict
         action = settings.get("on_timeout", "nothing")
         acted: list[Reply] = []
         done = False
         if action == "forfeit":
-            acted, done = await self._forfeit(g, seats, at)
+            acted, done = await self._forfeit(g, holders, at)
         elif action == "default":
-            acted, done = await self._default(g, seats, at)
+            acted, done = await self._default(g, holders, at)
         acted = [r for r in acted if r.user != CLOCK_USER]  # what the core says to the clock itself
         who = " and ".join(f"{g.name_of(s)} ({s})" for s in seats)
         async with self.core.lock_of(g.id):
             live = self.core.live.get(g.id)
-            if not done and live is not None and ((live.row.branch, live.seq) != at or live.row.status != "active"):
+            if not done and live is not None and ((live.row.branch, live.seq) != at or live.row.status != "active"
+                                                  or any(live.user_of(s) != u for s, u in holders.items())):
                 # The decision was answered at the last instant, or the game paused or rolled back: the
                 # action is not taken and nothing is said. The clock is not left run out, so if the same
                 # decision still waits (a private step was all that came in), the next check acts on it.
@@ -304,23 +321,25 @@ class ClockKeeper:
             async with self.core.store.transaction():
                 await self._save(gid)
 
-    async def _forfeit(self, g: Live, seats: list[str], at: tuple[int, int]) -> tuple[list[Reply], bool]:
-        """End the game against ``seats``; and whether it was (the core committed it)."""
+    async def _forfeit(self, g: Live, holders: dict[str, str], at: tuple[int, int]) -> tuple[list[Reply], bool]:
+        """End the game against the seats of ``holders``; and whether it was (the core committed it)."""
+        seats = sorted(holders)
         others = [s for s in g.rules.seats if s not in seats]
         winner = others[0] if len(others) == 1 else "draw"
         who = " and ".join(g.name_of(s) for s in seats)
         cmd = Command(user=CLOCK_USER, place=g.row.place, name="mod end", is_moderator=True, community=g.row.community,
-                      args={"game": str(g.id), "winner": winner, "reason": f"{who} ran out of time"}, at=at)
+                      args={"game": str(g.id), "winner": winner, "reason": f"{who} ran out of time"}, at=at,
+                      holders=holders)
         replies = await self.core.handle(cmd)
         return replies, COMMITTED.get()
 
-    async def _default(self, g: Live, seats: list[str], at: tuple[int, int]) -> tuple[list[Reply], bool]:
+    async def _default(self, g: Live, holders: dict[str, str], at: tuple[int, int]) -> tuple[list[Reply], bool]:
         """Play the first legal answer for each awaited seat (confirmed: the clock asks no one), each only if
         the game is where the one before left it (the first: where the decision ran out); and whether one
         was played."""
         out: list[Reply] = []
         played = False
-        for seat in seats:
+        for seat in sorted(holders):
             live = self.core.live.get(g.id)
             if live is None or live.state is None or (live.row.branch, live.seq) != at:
                 break
@@ -329,8 +348,8 @@ class ClockKeeper:
                 continue
             a = legal[0]
             args = {k: str(v) for k, v in a.args.items()} | {"game": str(g.id), "as": seat, "confirm": "yes"}
-            cmd = Command(user=live.user_of(seat), place=live.row.place, name=a.verb, args=args, display="clock",
-                          at=at)
+            cmd = Command(user=holders[seat], place=live.row.place, name=a.verb, args=args, display="clock",
+                          at=at, holders=holders)
             out += await self.core.handle(cmd)
             if not COMMITTED.get():
                 break

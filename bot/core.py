@@ -451,6 +451,9 @@ class Core:
                 raise Refusal(f"game #{g.id} has moved on since this order was decided; nothing was changed")
             if cmd.at is not None and g.row.status != "active":
                 raise Refusal(f"game #{g.id} is paused by a moderator; nothing was changed")
+            if cmd.holders is not None and any(g.user_of(s) != u for s, u in cmd.holders.items()):
+                raise Refusal(f"a seat of game #{g.id} has been given to someone else since this order was "
+                              "decided; nothing was changed")
             if cmd.level is not None and g.row.settings_dict.get("bots", {}).get(cmd.args.get("as", "")) != cmd.level:
                 raise Refusal(f"the bot's seat in game #{g.id} has another level since this order was decided; "
                               "nothing was changed")

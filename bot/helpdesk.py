@@ -201,11 +201,16 @@ async def clock_line(core: Core, g: Live) -> str:
         return ""
     if hours is None:
         return "Clock: none (no time limit)."
-    waiting = sorted({f"{g.name_of(p.seat)} ({p.seat})" for p in g.pending()})
+    bots = g.row.settings_dict.get("bots", {})  # the bot opponent's decisions are never timed
+    pending = {p.seat for p in g.pending()}
+    waiting = sorted(f"{g.name_of(seat)} ({seat})" for seat in pending if seat not in bots)
     who = " and ".join(waiting) or "nobody"
     saved = await core.store.place_settings(f"clock:game:{g.id}")
     if g.row.status == "paused":
         return f"Clock: stopped while the game is paused ({hours} h a decision)."
+    if pending and not waiting:
+        thinking = " and ".join(sorted(f"{g.name_of(seat)} ({seat})" for seat in pending))
+        return f"Clock: {hours} h a decision, not running while the game waits on {thinking}, which is never timed."
     if not saved or not saved.get("deadline"):
         return f"Clock: {hours} h a decision, running for {who}."
     if saved.get("expired"):

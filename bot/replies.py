@@ -27,6 +27,9 @@ class Command(BaseModel):
     at: tuple[int, int] | None = None
     """(branch, action number) an order was decided at (the bot opponent's, the clock's timeout action):
     refused, changing nothing, if the game has moved on since or is paused."""
+    holders: dict[str, str] | None = None
+    """Who held which seat when the order was decided (the clock's timeout action): refused, changing
+    nothing, if a seat has been given to someone else since (``/mod replace``)."""
     level: str | None = None
     """The level a bot opponent's order was decided at: refused, changing nothing, if a moderator has changed
     the level of its seat (``as``) since."""

@@ -627,6 +627,50 @@ async def test_the_clock_neither_times_nor_reminds_the_bot_but_still_runs_for_al
     assert reminders and reminders[0].mentions == ["alice"]
 
 
+async def test_a_game_waiting_on_the_bot_shows_no_clock_running_for_it_nor_extends_one_at_a_restart(tmp_path):
+    """Once the game waited on the bot alone, ``/game status`` said the clock ran for hexhive, with alice's
+    old deadline, long past; and a restart told the thread that the clock was extended by the time the bot
+    was down, though none ran: the keeper forgot the clock but left it saved."""
+    from datetime import UTC, datetime, timedelta
+
+    from bot.clocks import ClockKeeper
+
+    now = [datetime(2026, 1, 1, tzinfo=UTC)]
+    db = tmp_path / "c.db"
+    store = await Store.open(db)
+    try:
+        t = Table(store)
+        t.core.opponent.deliver = None  # held back: the game waits on the bot's guess and on alice's
+        replies = await t.core.handle_line("alice", "console:#lobby",
+                                           "/game new game:toy opponent:bot level:easy pile:5 seed:7 clock:24h "
+                                           "on_timeout:forfeit")
+        gid = next(r.game_id for r in replies if r.game_id is not None)
+        keeper = ClockKeeper(t.core, now=lambda: now[0])
+        await keeper.tick()  # alice's clock runs
+        await t.core.handle_line("alice", f"console:#game-{gid}", "/guess parity:odd")
+        await keeper.tick()  # the bot's guess alone is awaited
+        await keeper.heartbeat()
+        now[0] += timedelta(hours=30)
+        status = (await t.core.handle_line("alice", f"console:#game-{gid}", "/game status"))[0].text
+        clock = next(line for line in status.splitlines() if line.startswith("Clock:"))
+        assert "running for" not in clock and "due" not in clock and "hexhive" in clock, clock
+        await t.core.opponent.stop()
+    finally:
+        await store.close()
+    now[0] += timedelta(hours=2)  # the bot was down for 2 hours
+    store = await Store.open(db)
+    try:
+        t = Table(store)
+        t.core.opponent.deliver = None
+        await t.core.start()
+        said = await ClockKeeper(t.core, now=lambda: now[0]).start()
+        assert not [r for r in said if "extended" in r.text], [r.text for r in said]
+        assert not [m for m in await store.modlog(gid) if "extended" in m["what"]]
+        await t.core.opponent.stop()
+    finally:
+        await store.close()
+
+
 async def test_a_game_waiting_on_the_bot_at_a_restart_is_played_on(tmp_path):
     db = tmp_path / "r.db"
     store = await Store.open(db)

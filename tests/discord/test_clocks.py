@@ -289,3 +289,59 @@ async def test_a_private_step_at_the_deadline_does_not_leave_the_decision_withou
     later = await keeper.tick()
     assert any("is over" in x.text and "ran out of time" in x.text for x in later), [x.text for x in later]
     assert gid not in core.live
+
+
+# --- a seat that changes hands (/mod replace) ----------------------------------------------------------------
+
+
+async def test_a_seat_given_to_another_member_gets_a_fresh_clock_not_the_one_that_ran_for_the_old(core):
+    """bob leaves 10 minutes before his deadline and a moderator gives his seat to carol: she was given
+    those 10 minutes, and forfeited the game for bob's lateness. The decision is hers now, with a clock of
+    its own, as when it first passed to bob."""
+    clock, keeper, gid = await bob_to_guess(core)
+    bob_seat = core.live[gid].seats_of("bob")[0]
+    clock.now = T0 + 23 * H + timedelta(minutes=50)
+    await keeper.tick()
+    await core.handle_line("mo", "p", f"/mod replace seat:{bob_seat} user:carol", is_moderator=True)
+    await keeper.tick()
+    clock.now = T0 + 24 * H + timedelta(minutes=5)
+    out = await keeper.tick()
+    assert gid in core.live and not [r for r in out if "ran out" in r.text], [r.text for r in out]
+    assert keeper.states[gid].deadline == T0 + 47 * H + timedelta(minutes=50)
+
+
+async def test_a_clock_that_ran_out_for_a_member_does_not_stay_run_out_for_the_one_given_the_seat(core):
+    """``on_timeout:nothing``: bob's clock runs out, and a moderator gives his seat to carol. The status said
+    "Clock: ran out for carol" for good, with no deadline and no reminder for her."""
+    clock = Clock()
+    keeper = ClockKeeper(core, now=clock)
+    gid = await toy(core, "nothing")
+    await keeper.tick()
+    await core.handle_line("alice", "p", "/guess parity:odd")
+    await keeper.tick()
+    clock.now = T0 + 25 * H
+    await keeper.tick()
+    assert keeper.states[gid].expired
+    await core.handle_line("mo", "p", f"/mod replace seat:{core.live[gid].seats_of('bob')[0]} user:carol",
+                           is_moderator=True)
+    await keeper.tick()
+    status = (await core.handle_line("carol", "p", f"/game status game:{gid}"))[0].text
+    assert "ran out" not in status and "running for carol" in status, status
+    clock.now = T0 + 48 * H + timedelta(minutes=30)
+    assert any("reminder" in r.text and r.mentions == ["carol"] for r in await keeper.tick())
+
+
+async def test_a_seat_given_away_as_its_clock_runs_out_is_not_forfeited_for_the_new_holder(core, monkeypatch):
+    """The keeper finds bob's clock run out, and a moderator's ``/mod replace`` gives his seat to carol
+    while the keeper saves that: the forfeit went ahead, against carol, who had had no time at all."""
+    clock, keeper, gid = await bob_to_guess(core)
+    bob_seat = core.live[gid].seats_of("bob")[0]
+    given = while_saving(keeper, monkeypatch, lambda: core.handle_line(
+        "mo", "p", f"/mod replace seat:{bob_seat} user:carol", is_moderator=True))
+    clock.now = T0 + 25 * H
+    out = await keeper.tick()
+    assert given and not (await given[0])[0].text.startswith("Sorry")
+    assert gid in core.live and (await core.store.game(gid)).status == "active", [r.text for r in out]
+    assert not [r for r in out if "ran out" in r.text or "is over" in r.text], [r.text for r in out]
+    await keeper.tick()
+    assert keeper.states[gid].deadline == T0 + 49 * H  # carol's own clock, from the handover
