@@ -512,18 +512,27 @@ class Opponent:
         action = Action.model_validate_json(raw)
         # Stale only if the asker's own decision changed: the other side's sealed steps meanwhile (3.03
         # picks) leave it as it was, and saying "moved on" for them would tell that they were taken.
-        now = self.core.live.get(g.id)
-        if now is None or now.row.branch != branch or not await self.core.still_current(now, seq, cmd.user):
-            raise Refusal(f"game #{g.id} moved on while your hint was being worked out; ask again for the "
-                          "position as it is now")
-        # no action number: during secret choices it would count the other side's (3.03, 8.2)
-        text = (f"Hint for game #{g.id} ({seat}): {action.text()} — {reason_of(action, stats)}. "
-                "Only you see this.")
-        notice = Reply(to="channel", place=g.row.place, game_id=g.id,
-                       text=f"{g.name_of(seat)} ({seat}) asked for a hint.")
-        async with self.core.store.transaction():
-            await self.core.store.add_hint(g.id, branch, seq, seat, cmd.user, action.text(), self.core.now())
-            queued = await self.core.queue(g.id, [notice])
+        # Under the game's lock: a pause or a /mod replace either came before these checks or waits for the
+        # hint to be kept.
+        async with self.core.lock_of(g.id):
+            now = self.core.live.get(g.id)
+            if now is None or now.row.branch != branch or not await self.core.still_current(now, seq, cmd.user):
+                raise Refusal(f"game #{g.id} moved on while your hint was being worked out; ask again for the "
+                              "position as it is now")
+            if now.row.status == "paused":
+                raise Refusal(f"game #{g.id} was paused by a moderator while your hint was being worked out; "
+                              "hints wait until it resumes")
+            if seat not in now.seats_of(cmd.user) or seat in bot_seats(now):
+                raise Refusal(f"seat {seat} of game #{g.id} was given to someone else while your hint was being "
+                              "worked out, so it is not yours to hint")
+            # no action number: during secret choices it would count the other side's (3.03, 8.2)
+            text = (f"Hint for game #{g.id} ({seat}): {action.text()} — {reason_of(action, stats)}. "
+                    "Only you see this.")
+            notice = Reply(to="channel", place=g.row.place, game_id=g.id,
+                           text=f"{now.name_of(seat)} ({seat}) asked for a hint.")
+            async with self.core.store.transaction():
+                await self.core.store.add_hint(g.id, branch, seq, seat, cmd.user, action.text(), self.core.now())
+                queued = await self.core.queue(g.id, [notice])
         return [private(cmd.user, cmd.place, text)] + queued
 
 

@@ -478,6 +478,49 @@ async def test_a_hint_is_private_and_the_thread_hears_only_that_it_was_asked(sto
     assert suggestion not in channel
 
 
+class HintGate(Inline):
+    """``Inline`` for the bot's own decisions; holds each hint until ``release``."""
+
+    def __init__(self) -> None:
+        self.jobs: list[tuple[Any, tuple[Any, ...], Future[Any]]] = []
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+        if fn.__name__ != "hint_job":
+            return super().submit(fn, *args, **kwargs)
+        f: Future[Any] = Future()
+        self.jobs.append((fn, args, f))
+        return f
+
+    def release(self) -> None:
+        jobs, self.jobs = self.jobs, []
+        for fn, args, f in jobs:
+            f.set_result(fn(*args))
+
+
+@pytest.mark.parametrize("meanwhile", ["/mod pause", "/mod replace seat:{seat} user:carol"])
+async def test_a_hint_worked_out_while_the_game_was_paused_or_the_seat_given_away_is_not_given(store, meanwhile):
+    """A moderator pauses the game, or gives the asker's seat to carol, while alice's hint is worked out:
+    alice got the hint all the same, in a paused game (hints wait until it resumes) or for a seat no
+    longer hers, and the thread was told "carol (A) asked for a hint", which carol never did."""
+    gate = HintGate()
+    t = Table(store, executor=gate)
+    await t.line("alice: /game new game:toy opponent:bob pile:3 seed:1 clock:none hints:on")
+    await t.line("bob: /game accept game:1")
+    seat = t.core.live[1].seats_of("alice")[0]
+    asked = asyncio.create_task(t.core.handle_line("alice", "console:#game-1", "/game hint game:1"))
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        if gate.jobs:
+            break
+    assert gate.jobs
+    await t.core.handle_line("mod", "console:#game-1", meanwhile.format(seat=seat) + " game:1", is_moderator=True)
+    gate.release()
+    said = await asked
+    assert len(said) == 1 and said[0].to == "private" and said[0].text.startswith("Sorry"), [r.text for r in said]
+    assert "Hint for" not in said[0].text
+    assert await store.hints(1) == []
+
+
 async def test_a_hint_is_in_the_log_and_the_record_and_what_it_said_opens_when_the_game_ends(store):
     """Issue 15: a hint is logged; the opponent, spectators and the record see that it was asked, never
     what it said, until the game ends, when the record and the log show the suggestion too."""
