@@ -76,7 +76,8 @@ def build_game() -> app_commands.Group:
                   options: str | None = None, seed: str | None = None,
                   level: Literal["easy", "normal", "hard"] | None = None,
                   hints: Literal["on", "off"] | None = None) -> None:
-        if await refuse_outside_servers(interaction) or await refuse_unfit_channel(interaction):
+        if (await refuse_outside_servers(interaction) or await refuse_unfit_channel(interaction)
+                or await refuse_other_bots(interaction, opponent)):
             return
         hive_of(interaction).remember(opponent)
         args = args_of(game=game, opponent=opponent, opponent_name=opponent.display_name, scenario=scenario,
@@ -189,6 +190,8 @@ def resolver(name: str, description: str) -> app_commands.Command:
                               example="attack:8 defence:4,4" if name == "dice" else "trapped:Marine")
         opponent = getattr(interaction.namespace, "opponent", None)
         if isinstance(opponent, discord.abc.User):
+            if await refuse_other_bots(interaction, opponent):
+                return
             hive_of(interaction).remember(opponent)
             args["opponent_name"] = opponent.display_name
         args = extra | args
@@ -247,6 +250,8 @@ def build_mod() -> app_commands.Group:
     @app_commands.autocomplete(game=ac.game_ids)
     async def replace(interaction: discord.Interaction, seat: str, user: discord.User, game: str | None = None,
                       reason: str | None = None, level: Literal["easy", "normal", "hard"] | None = None) -> None:
+        if await refuse_other_bots(interaction, user):
+            return
         await hive_of(interaction).run(interaction, "mod replace",
                                        args_of(seat=seat, user=user, user_name=user.display_name, game=game,
                                                reason=reason, level=level))
@@ -287,6 +292,19 @@ async def refuse_outside_servers(interaction: discord.Interaction) -> bool:
     await hive_of(interaction).delivery.respond(
         interaction, content="Sorry, games start in a server channel (each game gets its own thread there), "
         "not in direct messages.")
+    return True
+
+
+async def refuse_other_bots(interaction: discord.Interaction, user: discord.abc.User) -> bool:
+    """Another bot's account cannot take a seat (a challenge to it would wait on an accept that never
+    comes; a seat given to it would never be played): say so privately. hexhive itself is the bot
+    opponent and may."""
+    if not user.bot or str(user.id) == hive_of(interaction).core.opponent.user_id:
+        return False
+    name = discord.utils.escape_markdown(user.display_name)
+    await hive_of(interaction).delivery.respond(
+        interaction, content=f"Sorry, {name} is a bot account, and only members take a seat, or hexhive "
+        "itself (the bot opponent). Nothing was changed.")
     return True
 
 

@@ -9,7 +9,7 @@ import json
 from bot.records import commitment
 from engine.core.protocol import Action
 from tests.bot.test_opponent import Inline
-from tests.discord.actors import ALICE, BOB, Table, ephemeral, texts
+from tests.discord.actors import ALICE, BOB, Member, Table, ephemeral, texts
 from tests.fakediscord import payloads as P
 
 
@@ -131,3 +131,30 @@ async def test_hexhive_against_itself_plays_an_annihilator_game_through_with_its
     first = channel.index("have given a demolition order (commitment `")
     assert first < channel.index("Demolition orders (rule 8.1): ")
     assert str(P.APP_ID) not in fake.dm_of and not core.opponent.errors and not core.internal_errors
+
+
+async def test_another_bot_account_is_refused_as_an_opponent_or_a_seats_new_holder(fake, bot, core):
+    """On Discord any account may be picked for a user option, another bot's too. A game challenging one
+    waited on an accept that never comes, and a seat given to one was never played: only members, and
+    hexhive itself, take a seat."""
+    core.opponent.executor = Inline()
+    t = Table(fake, bot.client)
+    other = 777
+
+    class OtherBot(Member):
+        def payload(self) -> dict:
+            return P.member(self.uid, self.name) | {"user": P.user(self.uid, self.name, bot=True)}
+
+    t.members["otherbot"] = OtherBot(other, "dicebot")
+    sent = await t.slash("alice", P.CHANNEL_ID, "game", {"game": "toy", "opponent": ("user", other)}, sub="new")
+    assert "bot account" in texts(ephemeral(sent)) and "dicebot" in texts(ephemeral(sent)).lower()
+    assert await core.store.games() == [] and not [s for s in sent if not s.ephemeral]
+    sent = await t.slash("alice", P.CHANNEL_ID, "game", {"game": "toy", "opponent": ("user", BOB),
+                                                         "options": "pile:5"}, sub="new")
+    gid = next(iter(core.live))
+    await t.click("bob", next(s for s in sent if "challenges you" in s.content).data, "Accept")
+    thread = core.live[gid].row.place
+    refused = await t.slash("mo", thread, "mod", {"seat": "B", "user": ("user", other)}, sub="replace")
+    assert "bot account" in texts(ephemeral(refused))
+    assert core.live[gid].seats["B"] == str(BOB)
+    assert not [m for m in await core.store.modlog(gid) if "gave seat" in m["what"]]
