@@ -213,6 +213,8 @@ async def replace(core: Core, cmd: Command) -> list[Reply]:
         # is given only that seat's information (bot/opponent.py).
         if not to_bot and any(u == user for s, u in g.seats.items() if s != seat):
             raise _refuse(f"that member already holds the other seat of game #{g.id}; a player cannot play both sides")
+        if g.seats[seat] == user and (not to_bot or opponent.bot_seats(g).get(seat) == level):
+            raise _refuse(f"seat {seat} of game #{g.id} is already held by {g.name_of(seat)}; nothing was changed")
         # the bot's first seat in this game makes it a game against the bot
         async with new_bot_game(core, g.row.community, to_bot and not opponent.bot_seats(g)):
             async with core.changing(g):
@@ -228,7 +230,8 @@ async def replace(core: Core, cmd: Command) -> list[Reply]:
                     bots.pop(seat, None)
                 if not bots:
                     del settings["bots"]
-                settings.setdefault("names", {})[seat] = escape_markdown(name, 40)
+                # the bot's name is the bot's own, as in a game begun against it; a member's is escaped
+                settings.setdefault("names", {})[seat] = name if to_bot else escape_markdown(name, 40)
                 await core.store.update_game(g.id, core.now(), settings=json.dumps(settings))
                 g.row = (await core.store.game(g.id)) or g.row
                 g.seats = dict(settings["seats"])

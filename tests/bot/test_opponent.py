@@ -375,6 +375,35 @@ async def _alice_seat(t: Table, gid: int) -> str:
     return t.core.live[gid].seats_of("alice")[0]
 
 
+async def test_the_bot_given_a_seat_is_named_as_at_a_game_against_it_not_with_escaped_brackets(store):
+    """``/mod replace`` stored the bot's name escaped for Discord, as a member's: ``/mod log`` and the
+    exported record read "hexhive \\(hard\\)", where a game begun against it reads "hexhive (easy)"."""
+    t = Table(store)
+    await t.line("alice: /game new game:toy opponent:bob pile:3 seed:1 clock:none")
+    await t.line("bob: /game accept game:1")
+    seat = t.core.live[1].seats_of("bob")[0]
+    await t.line(f"mod: /mod replace seat:{seat} user:bot level:hard game:1")
+    assert t.core.live[1].name_of(seat) == "hexhive (hard)"
+    assert any(m["what"].endswith("to hexhive (hard) (was bob)") for m in await store.modlog(1))
+
+
+async def test_a_seat_given_to_whoever_holds_it_already_is_refused_and_logs_nothing(store):
+    """A moderator's ``/mod replace`` that changes nothing (the same member; the bot at the level it plays
+    at) was accepted, logged and announced in the thread as a handover."""
+    t = Table(store)
+    await t.line("alice: /game new game:toy opponent:bob pile:3 seed:1 clock:none")
+    await t.line("bob: /game accept game:1")
+    seat = t.core.live[1].seats_of("bob")[0]
+    same = await t.line(f"mod: /mod replace seat:{seat} user:bob game:1")
+    assert same[0].text.startswith("Sorry") and "already" in same[0].text, same[0].text
+    await t.line(f"mod: /mod replace seat:{seat} user:bot level:easy game:1")
+    again = await t.line(f"mod: /mod replace seat:{seat} user:bot level:easy game:1")
+    assert again[0].text.startswith("Sorry") and "already" in again[0].text, again[0].text
+    assert len([m for m in await store.modlog(1) if "gave seat" in m["what"]]) == 1
+    other = await t.line(f"mod: /mod replace seat:{seat} user:bot level:hard game:1")  # a new level is a change
+    assert not other[0].text.startswith("Sorry"), other[0].text
+
+
 async def test_a_seat_is_handed_to_the_bot_and_back(store):
     t = Table(store)
     await t.line("alice: /game new game:toy opponent:bob pile:3 seed:1 clock:none")
