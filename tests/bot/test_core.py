@@ -199,6 +199,15 @@ async def test_pause_stops_orders_until_resume(core):
     assert "sealed" in texts(r, "private")
 
 
+async def test_a_player_may_still_resign_a_paused_game(core):
+    """A pause stops orders, not a player's right to give the game up (docs/commands.md, /mod pause)."""
+    gid = await start_toy(core)
+    await say(core, "carol", f"/mod pause game:{gid}", mod=True)
+    r = await say(core, "alice", f"/game resign game:{gid} confirm:yes")
+    assert "resigned" in texts(r), texts(r)
+    assert gid not in core.live and (await core.store.game(gid)).status == "over"
+
+
 async def test_game_to_its_end_publishes_the_seed_and_the_log_replays(core, store):
     gid = await start_toy(core, pile=2)
     for _ in range(3):
