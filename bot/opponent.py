@@ -378,7 +378,9 @@ class Opponent:
             self._drop_retry(gid)
             self.retries[gid] = asyncio.get_running_loop().call_later(delay, self.poke, gid)
         else:
-            self._moved(gid)
+            g = self.core.live.get(gid)
+            if g is None or g.row.status != "paused":  # a pause leaves the bot's decision as it was: unmade
+                self._moved(gid)
 
     def _moved(self, gid: int) -> None:
         """A streak of errors in game ``gid`` is over: the next error waits the first delay again, and

@@ -862,6 +862,38 @@ async def test_a_bot_that_cannot_move_tells_the_thread_once_and_moves_when_it_ca
         await t.core.opponent.stop()
 
 
+async def test_a_pause_and_resume_do_not_end_a_streak_of_errors_nor_tell_the_thread_again(store, monkeypatch):
+    """A paused game gives the bot nothing to decide, which ended its streak of errors as a move does: after
+    ``/mod resume`` the thread was told again that hexhive could not move, and the delays began again at
+    10 s, though it had not moved once."""
+    from bot.opponent import STUCK_AFTER
+
+    monkeypatch.setattr("bot.opponent.RETRY_SECONDS", (0.01,))
+    pool = Failing()
+    t = Table(store, pool)
+    try:
+        gid = await new(t, "toy", "pile:5")
+
+        async def streak() -> bool:
+            return t.core.opponent.failures.get(gid, 0) >= STUCK_AFTER
+
+        await _until(t, streak)
+        assert await streak()
+        await t.line(f"mod: /mod pause game:{gid}")
+        await t.core.opponent.idle()
+        await t.line(f"mod: /mod resume game:{gid}")
+
+        async def longer() -> bool:
+            return t.core.opponent.failures.get(gid, 0) >= STUCK_AFTER + 3
+
+        await _until(t, longer)
+        assert await longer(), t.core.opponent.failures
+        said = [ln for ln in t.text().splitlines() if "could not make its move" in ln]
+        assert len(said) == 1, said
+    finally:
+        await t.core.opponent.stop()
+
+
 class FailingAt(Inline):
     """A worker pool whose decisions (``think``) fail at the given call numbers (from 1)."""
 
