@@ -49,6 +49,7 @@ def user(uid: int) -> MagicMock:
     u = MagicMock(spec=discord.User)
     u.id = uid
     u.display_name = f"member{uid}"
+    u.bot = False  # a member (another bot's account is refused before the core: test_opponent.py)
     return u
 
 
