@@ -67,7 +67,18 @@ async def resume(core: Core, cmd: Command) -> list[Reply]:
     async with core.locked(cmd, statuses=("paused",), moderating=True) as g, core.changing(g):
         await core.store.update_game(g.id, core.now(), status="active")
         g.row = (await core.store.game(g.id)) or g.row
-        return await _log_and_post(core, g.id, g.row.place, cmd.user, f"resumed game #{g.id}", cmd.args.get("reason", ""))
+        # the decision is put to whoever it waits on again: a rollback, restore or replace while the game
+        # was paused asked nobody (``_prompts_unless_paused``), and a pause may have outlasted a ping
+        return await _log_and_post(core, g.id, g.row.place, cmd.user, f"resumed game #{g.id}", cmd.args.get("reason", ""),
+                                   _prompts_unless_paused(core, g))
+
+
+def _prompts_unless_paused(core: Core, g: Live) -> list[Reply]:
+    """The decision the game waits on, put to the players (``Core.prompt_replies``); nothing while the game
+    is paused, whose orders and buttons are refused: ``/mod resume`` puts it to them then."""
+    if g.state is None or g.row.status == "paused":
+        return []
+    return core.prompt_replies(g, [])
 
 
 @command("mod branches")
@@ -139,7 +150,7 @@ async def rollback(core: Core, cmd: Command) -> list[Reply]:
                 _check_undecided(fresh, f"at action {to}", "roll back to an earlier action")
                 fresh.board_key = None
                 core.live[g.id] = fresh
-                extra = core.board_replies(fresh, force=True) + core.prompt_replies(fresh, [])
+                extra = core.board_replies(fresh, force=True) + _prompts_unless_paused(core, fresh)
                 return await _log_and_post(
                     core, g.id, row.place, cmd.user,
                     f"rolled game #{g.id} back to action {to}, now branch {new} (branch {old} is kept; /mod restore branch:{old} "
@@ -186,7 +197,7 @@ async def restore(core: Core, cmd: Command) -> list[Reply]:
             fresh = await load_live(core.store, row)
             _check_undecided(fresh, f"on branch {branch}", "/mod end ends the game with a result")
             core.live[g.id] = fresh
-            extra = core.board_replies(fresh, force=True) + core.prompt_replies(fresh, [])
+            extra = core.board_replies(fresh, force=True) + _prompts_unless_paused(core, fresh)
             what = f"restored branch {branch} of game #{g.id}"
             if fresh_key:
                 what += (f", as branch {new} (its seed was published when the game ended, so its dice from here "
@@ -237,8 +248,8 @@ async def replace(core: Core, cmd: Command) -> list[Reply]:
                 g.seats = dict(settings["seats"])
                 # A decision pending on the seat: its new holder is asked for it as the old one was (a
                 # secret one privately); the bot reads the game instead (bot/opponent.py).
-                extra = [] if to_bot or g.state is None else [
-                    r for r in core.prompt_replies(g, []) if r.user == user or user in r.mentions]
+                extra = [] if to_bot else [
+                    r for r in _prompts_unless_paused(core, g) if r.user == user or user in r.mentions]
                 return await _log_and_post(core, g.id, g.row.place, cmd.user,
                                            f"gave seat {seat} of game #{g.id} to {g.name_of(seat)} (was {old})",
                                            cmd.args.get("reason", ""), extra)

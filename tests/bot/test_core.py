@@ -208,6 +208,22 @@ async def test_a_player_may_still_resign_a_paused_game(core):
     assert gid not in core.live and (await core.store.game(gid)).status == "over"
 
 
+async def test_a_rollback_while_paused_prompts_nobody_until_the_game_resumes(core):
+    """A moderator pauses a game and rolls it back: the players were pinged, with buttons every press of
+    which was refused (the game is paused), and at ``/mod resume`` nobody was told the game waits on them.
+    The prompts wait for the resume, which puts the decision to whoever it waits on."""
+    gid = await start_toy(core)
+    await say(core, "alice", "/guess parity:odd", place="dm:alice")
+    await say(core, "bob", "/guess parity:odd", place="dm:bob")
+    await say(core, "carol", f"/mod pause game:{gid}", mod=True)
+    rolled = await say(core, "carol", f"/mod rollback to:0 game:{gid}", mod=True)
+    assert "rolled game" in texts(rolled) and not [r for r in rolled if r.buttons or r.mentions], \
+        [(r.to, r.text) for r in rolled]
+    resumed = await say(core, "carol", f"/mod resume game:{gid}", mod=True)
+    asked = [r for r in resumed if r.to == "dm" and r.buttons]
+    assert sorted(r.user for r in asked) == ["alice", "bob"], [(r.to, r.user, r.text) for r in resumed]
+
+
 async def test_game_to_its_end_publishes_the_seed_and_the_log_replays(core, store):
     gid = await start_toy(core, pile=2)
     for _ in range(3):
