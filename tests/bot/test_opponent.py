@@ -465,6 +465,31 @@ async def test_3032_a_half_picked_army_that_fits_none_of_the_bots_is_finished_by
     await t.core.opponent.stop()
 
 
+@pytest.mark.parametrize("scenario", ["basic", "small", "intermediate", "advanced"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+async def test_3032_any_army_a_member_began_is_finished_by_the_bot_it_is_handed_to(store, scenario, seed):
+    """A member's random picks and drops (3.032), 1 to 12 of them, then the seat goes to the bot: whatever
+    the army so far, the bot readies one, without an error."""
+    import random
+
+    rnd = random.Random(f"{scenario}:{seed}")
+    t = Table(store)
+    await t.line(f"alice: /game new game:chitin opponent:bob scenario:{scenario} seed:{seed} clock:none")
+    await t.line("bob: /game accept game:1")
+    g = t.core.live[1]
+    seat = g.seats_of("alice")[0]
+    for _ in range(rnd.randint(1, 12)):
+        legal = [a for a in g.rules.legal_now(g.state, seat) if a.verb in ("pick", "drop")]
+        if not legal:
+            break
+        said = await t.line(f"alice dm: {rnd.choice(legal).text()} game:1")
+        assert not said[0].text.startswith("Sorry"), said[0].text
+    await asyncio.wait_for(t.line(f"mod: /mod replace seat:{seat} user:bot game:1"), 60)
+    assert not t.core.opponent.errors
+    assert not any(p.seat == seat and p.group == "forces" for p in t.core.live[1].pending())
+    await t.core.opponent.stop()
+
+
 async def test_3032_a_hint_for_a_half_picked_army_the_player_cannot_weigh_is_refused_politely(store):
     """The same army: ``/game hint`` waited for ever (then on the worker's timeout, 5 minutes in the bot)
     and ended in "something went wrong". It is refused at once, privately, and nothing is logged."""
