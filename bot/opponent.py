@@ -121,44 +121,70 @@ def think(game: str, info_json: str, level: str, seed: str, cap: float) -> str:
     try:
         action, _ = decide(game, info, level, seed, lambda: time.monotonic() > stop)
     except Exception as exc:
-        action = fallback(game, info, seed, exc)
+        mended = mend_army(game, info, seed)
+        if mended is None:  # a fault of the player: the error path (logged, tried again, told)
+            if isinstance(exc, StopIteration):  # which an asyncio future cannot hold
+                raise RuntimeError(f"the {game} player raised StopIteration") from exc
+            raise
+        action = mended
     return action.model_dump_json()
 
 
-def fallback(game: str, info: Information, seed: str, failure: Exception) -> Action:
-    """A legal step for the seat, drawn from the seeded generator: what the bot takes when its game's
-    player fails on a position, so that the game never waits on it for good (retried, a deterministic
-    player fails again). The position is one the bot did not bring about: a Chitin army a member began
-    before a moderator gave the seat to the bot, whose picks fit none of the bot's armies and leave
-    ``ready`` refused (3.032); its next decision, with the army changed, is its player's again.
-    ``failure`` is raised when the seat has no legal step either. What is logged is only the kind of
-    failure: the player's message might name the seat's sealed choices."""
+def mend_army(game: str, info: Information, seed: str) -> Action | None:
+    """The bot's step for a Chitin army that its player cannot finish (3.032), or None for any other
+    position. A member may begin a secret army and leave before it is ready; a moderator then gives the
+    seat to the bot (``/mod replace``), or the member asks for a hint. The picks may fit none of the
+    armies the player fields (``armies``), with too few points left for what they lack and ``/ready``
+    refused (RULINGS Chitin 11: an army spends exactly the scenario's points); the player then has no
+    step. This is one: the drop of a picked counter that the nearest of those armies has no room for.
+    Each such drop brings the picks nearer to that army; once they fit it, the player finishes it."""
+    if game != "chitin":
+        return None
+    from engine.games.chitin.ai import armies
+
     rules = registry.get(game)
-    rng = Rng(f"{seed}:fallback:{info.seat}:{info.action_no}")
-    try:
-        state = determinize(rules, game_ai(rules).at("easy"), info, rng.fork("position"))
-        legal = rules.legal_now(state, info.seat)
-    except Exception:
-        raise failure from None
-    if not legal:
-        raise failure
-    log.warning("the %s player failed on a position (%s); a legal step drawn from the seeded generator "
-                "instead", game, type(failure).__name__)
-    return legal[rng.below(len(legal))]
+    state = determinize(rules, game_ai(rules).at("easy"), info, Rng(f"{seed}:mend:{info.seat}").fork("position"))
+    if getattr(state, "step", "") != "forces":
+        return None
+    picked = sorted(cast(Any, state).picks.get(info.seat, []))
+    excess: list[str] | None = None
+    for army in armies(cast(Any, state)):
+        left, extra = list(army), []
+        for kind in picked:
+            if kind in left:
+                left.remove(kind)
+            else:
+                extra.append(kind)
+        if excess is None or len(extra) < len(excess):
+            excess = extra
+    legal = rules.legal_now(state, info.seat)
+    for kind in excess or []:
+        for a in legal:
+            if a.verb == "drop" and a.args.get("kind") == kind:
+                return a
+    return None
+
+
+MENDED = ("your secret army so far fits none of the armies hexhive fields in this scenario, with too few "
+          "points left to finish it (3.032): it drops a counter that the nearest of them has no room for")
+"""The reason given with a hint of ``mend_army``'s step."""
 
 
 def hint_job(game: str, info_json: str, seed: str, cap: float) -> tuple[str, dict[str, Any]] | None:
-    """The hint for a seat: the action the player would take, and the search's statistics (None when the
-    player fails on the position, as in ``fallback``'s; a hint drawn at random would mislead). An order
-    the search did not weigh (the game's own tactics, the policy) gets the evaluation's worth of the
+    """The hint for a seat: the action the player would take, and the search's statistics; ``mend_army``'s
+    step where the player has none; None when neither has one (a hint drawn at random would mislead). An
+    order the search did not weigh (the game's own tactics, the policy) gets the evaluation's worth of the
     seat's position before and after it (``worth``), so its reason too comes from the evaluation."""
     info = Information.model_validate_json(info_json)
     stop = time.monotonic() + cap
     try:
         action, stats = decide(game, info, HINT_LEVEL, seed, lambda: time.monotonic() > stop)
-    except Exception as exc:  # a position the player cannot weigh (``fallback``): no hint, not a guess
-        log.warning("the %s player failed on a position asked for a hint (%s)", game, type(exc).__name__)
-        return None
+    except Exception:
+        mended = mend_army(game, info, seed)
+        if mended is None:
+            log.exception("the %s player failed on a position asked for a hint", game)
+            return None
+        return mended.model_dump_json(), {"why": MENDED}
     if "children" not in stats and stats.get("why") in ("tactics", "policy"):
         try:
             weighed = worth(game, info, action, seed)
@@ -508,8 +534,8 @@ class Opponent:
             if not users[0]:
                 del self.hinting[(g.id, seat)]
         if hint is None:
-            raise Refusal(f"hexhive cannot weigh this position of game #{g.id}, so it has no hint for it; "
-                          "ask again after your next step")
+            raise Refusal(f"hexhive could not work out a hint for this position of game #{g.id} (an error on "
+                          "its side, written to its log); nothing was changed")
         raw, stats = hint
         action = Action.model_validate_json(raw)
         # Stale only if the asker's own decision changed: the other side's sealed steps meanwhile (3.03

@@ -452,11 +452,14 @@ async def test_3032_a_half_picked_army_that_fits_none_of_the_bots_is_finished_by
         store):
     """A member leaves after picking most of a secret army that fits none of the bot's armies (3.032):
     the bot's player gave up on it (its ``next`` found no ``ready``), and the worker's StopIteration
-    never reached the loop, so the bot waited on its decision for ever. The bot now takes a legal step
-    drawn from its seeded generator when its player fails on a position, and finishes the army."""
+    never reached the loop, so the bot waited on its decision for ever. The bot drops what the nearest of
+    its armies has no room for (``mend_army``: the extra PX1 and the LR1), then its player finishes it."""
     t = Table(store)
     seat = await unfit_picks(t)
     await asyncio.wait_for(t.line(f"mod: /mod replace seat:{seat} user:bot game:1"), 30)  # the bot has moved
+    steps = [json.loads(a) for _, s, a in await bot_actions(store, 1) if s == seat]
+    assert [(a["verb"], a["args"]["kind"]) for a in steps[:2]] == [("drop", "LR1"), ("drop", "PX1")], steps
+    assert len(steps) <= 5, steps  # two drops, the counters it lacks, ready: no walk of pointless steps
     assert not t.core.opponent.errors
     g = t.core.live[1]
     assert not any(p.seat == seat for p in g.pending()), g.pending()
@@ -490,15 +493,36 @@ async def test_3032_any_army_a_member_began_is_finished_by_the_bot_it_is_handed_
     await t.core.opponent.stop()
 
 
-async def test_3032_a_hint_for_a_half_picked_army_the_player_cannot_weigh_is_refused_politely(store):
-    """The same army: ``/game hint`` waited for ever (then on the worker's timeout, 5 minutes in the bot)
-    and ended in "something went wrong". It is refused at once, privately, and nothing is logged."""
+async def test_3032_a_hint_for_a_half_picked_army_that_fits_none_of_hexhives_says_what_to_drop(store):
+    """The same army, alice's own: ``/game hint`` waited for ever (then on the worker's timeout, 5 minutes
+    in the bot) and ended in "something went wrong". It names the counter to drop, and why."""
     t = Table(store)
     await unfit_picks(t, "hints:on")
     r = await asyncio.wait_for(t.line("alice dm: /game hint game:1"), 30)
-    assert len(r) == 1 and r[0].to == "private", r
-    assert r[0].text.startswith("Sorry") and "hint" in r[0].text and "wrong" not in r[0].text, r[0].text
-    assert await store.hints(1) == []
+    hint = [x for x in r if x.to == "private"]
+    assert len(hint) == 1 and "/drop kind:LR1" in hint[0].text and "fits none of the armies" in hint[0].text, \
+        [x.text for x in r]
+    assert len(await store.hints(1)) == 1
+
+
+async def test_a_player_that_fails_on_any_other_position_is_never_covered_by_a_guess(store, monkeypatch, caplog):
+    """Only a Chitin army its player cannot finish is mended (``mend_army``); any other failure of the
+    player is a fault: the bot's move goes to the error path (logged, tried again later, the thread told
+    after a streak), and a hint is refused politely, never an order drawn at random."""
+
+    def broken(*_: Any, **__: Any) -> Any:
+        raise KeyError("a fault of the player")
+
+    monkeypatch.setattr("bot.opponent.decide", broken)
+    monkeypatch.setattr("bot.opponent.RETRY_SECONDS", (60,))
+    t = Table(store)
+    gid = await new(t, "toy", "pile:5 hints:on")
+    assert t.core.opponent.errors and await bot_actions(store, gid) == []
+    r = await t.line(f"alice: /game hint game:{gid}")
+    assert len(r) == 1 and r[0].to == "private" and r[0].text.startswith("Sorry"), [x.text for x in r]
+    assert "error on its side" in r[0].text and await store.hints(gid) == []
+    assert "a fault of the player" in caplog.text
+    await t.core.opponent.stop()
 
 
 # --- hints --------------------------------------------------------------------------------------------------
