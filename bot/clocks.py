@@ -283,6 +283,7 @@ class ClockKeeper:
         someone else (``/mod replace``); then the decision was answered after all, or is the new holder's,
         with a clock of its own, and nothing is said."""
         seats = sorted(holders)
+        who = " and ".join(f"{g.name_of(s)} ({s})" for s in seats)  # before the action: named as they ran out
         settings = g.row.settings_dict
         action = settings.get("on_timeout", "nothing")
         acted: list[Reply] = []
@@ -292,7 +293,6 @@ class ClockKeeper:
         elif action == "default":
             acted, done = await self._default(g, holders, at)
         acted = [r for r in acted if r.user != CLOCK_USER]  # what the core says to the clock itself
-        who = " and ".join(f"{g.name_of(s)} ({s})" for s in seats)
         async with self.core.lock_of(g.id):
             live = self.core.live.get(g.id)
             if not done and live is not None and ((live.row.branch, live.seq) != at or live.row.status != "active"
