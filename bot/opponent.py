@@ -30,7 +30,7 @@ import logging
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any, cast
 
@@ -120,14 +120,24 @@ def think(game: str, info_json: str, level: str, seed: str, cap: float) -> str:
     stop = time.monotonic() + cap
     try:
         action, _ = decide(game, info, level, seed, lambda: time.monotonic() > stop)
-    except Exception as exc:
-        mended = mend_army(game, info, seed)
+    except Exception:
+        with _carried_out(game):
+            mended = mend_army(game, info, seed)
         if mended is None:  # a fault of the player: the error path (logged, tried again, told)
-            if isinstance(exc, StopIteration):  # which an asyncio future cannot hold
-                raise RuntimeError(f"the {game} player raised StopIteration") from exc
-            raise
+            with _carried_out(game):
+                raise
         action = mended
     return action.model_dump_json()
+
+
+@contextlib.contextmanager
+def _carried_out(game: str) -> Iterator[None]:
+    """A StopIteration (a ``next`` of the player's run dry) raised as a RuntimeError, which an asyncio
+    future can hold: a worker's job that raised it was never done (bot/boards.py ``_carried``)."""
+    try:
+        yield
+    except StopIteration as exc:
+        raise RuntimeError(f"the {game} player raised StopIteration") from exc
 
 
 def mend_army(game: str, info: Information, seed: str) -> Action | None:
@@ -179,10 +189,11 @@ def hint_job(game: str, info_json: str, seed: str, cap: float) -> tuple[str, dic
     stop = time.monotonic() + cap
     try:
         action, stats = decide(game, info, HINT_LEVEL, seed, lambda: time.monotonic() > stop)
-    except Exception:
-        mended = mend_army(game, info, seed)
-        if mended is None:
-            log.exception("the %s player failed on a position asked for a hint", game)
+    except Exception as exc:
+        with _carried_out(game):
+            mended = mend_army(game, info, seed)
+        if mended is None:  # only the kind of failure: its message might name the seat's sealed choices
+            log.warning("the %s player failed on a position asked for a hint (%s)", game, type(exc).__name__)
             return None
         return mended.model_dump_json(), {"why": MENDED}
     if "children" not in stats and stats.get("why") in ("tactics", "policy"):
@@ -285,7 +296,7 @@ class Opponent:
         self.told: set[int] = set()
         """Games whose thread has been told of the present streak of errors (``STUCK_AFTER``)."""
         self.retries: dict[int, asyncio.TimerHandle] = {}
-        self.hinted: OrderedDict[tuple[int, int, int, str], tuple[str, dict[str, Any]] | None] = OrderedDict()
+        self.hinted: OrderedDict[tuple[int, int, int, str], tuple[str, dict[str, Any]]] = OrderedDict()
         """The hints worked out, by (game, branch, action number, seat): the same position's hint again is
         not worked out again (``HINTS_KEPT`` of them)."""
         self.hinting: dict[tuple[int, str], tuple[asyncio.Lock, list[int]]] = {}
@@ -535,7 +546,7 @@ class Opponent:
                 del self.hinting[(g.id, seat)]
         if hint is None:
             raise Refusal(f"hexhive could not work out a hint for this position of game #{g.id} (an error on "
-                          "its side, written to its log); nothing was changed")
+                          "its side, written to its log); you may ask again, or go on without one")
         raw, stats = hint
         action = Action.model_validate_json(raw)
         # Stale only if the asker's own decision changed: the other side's sealed steps meanwhile (3.03
@@ -579,6 +590,8 @@ class Opponent:
                                          decision_seed(g.row.seed, g.dice_key, key[2], "hint:" + seat, g.row.bot_key),
                                          SAFETY_SECONDS[HINT_LEVEL],
                                          background=False)
+        if hint is None:  # not kept: asked again, it is tried again
+            return None
         self.hinted[key] = hint
         while len(self.hinted) > HINTS_KEPT:
             self.hinted.popitem(last=False)

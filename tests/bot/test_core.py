@@ -224,6 +224,19 @@ async def test_a_rollback_while_paused_prompts_nobody_until_the_game_resumes(cor
     assert sorted(r.user for r in asked) == ["alice", "bob"], [(r.to, r.user, r.text) for r in resumed]
 
 
+async def test_a_seat_given_away_while_paused_is_put_to_its_new_holder_when_the_game_resumes(core):
+    """The same for ``/mod replace`` while the game is paused: carol is asked nothing until the resume, and
+    then only for the seat she holds (alice's guess is already in)."""
+    gid = await start_toy(core)
+    await say(core, "alice", "/guess parity:odd", place="dm:alice")
+    await say(core, "carol", f"/mod pause game:{gid}", mod=True)
+    seat = core.live[gid].seats_of("bob")[0]
+    given = await say(core, "mo", f"/mod replace seat:{seat} user:dave game:{gid}", mod=True)
+    assert "gave seat" in texts(given) and not [r for r in given if r.buttons or r.mentions or r.to == "dm"]
+    resumed = await say(core, "carol", f"/mod resume game:{gid}", mod=True)
+    assert [r.user for r in resumed if r.to == "dm" and r.buttons] == ["dave"], [(r.to, r.user) for r in resumed]
+
+
 async def test_game_to_its_end_publishes_the_seed_and_the_log_replays(core, store):
     gid = await start_toy(core, pile=2)
     for _ in range(3):
