@@ -556,23 +556,13 @@ async def test_a_hint_is_private_and_the_thread_hears_only_that_it_was_asked(sto
     assert suggestion not in channel
 
 
-class HintGate(Inline):
-    """``Inline`` for the bot's own decisions; holds each hint until ``release``."""
-
-    def __init__(self) -> None:
-        self.jobs: list[tuple[Any, tuple[Any, ...], Future[Any]]] = []
+class HintGate(Gate):
+    """``Gate`` for hints only: the bot's own decisions run at once (``Inline``)."""
 
     def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
         if fn.__name__ != "hint_job":
-            return super().submit(fn, *args, **kwargs)
-        f: Future[Any] = Future()
-        self.jobs.append((fn, args, f))
-        return f
-
-    def release(self) -> None:
-        jobs, self.jobs = self.jobs, []
-        for fn, args, f in jobs:
-            f.set_result(fn(*args))
+            return Inline().submit(fn, *args, **kwargs)
+        return super().submit(fn, *args, **kwargs)
 
 
 @pytest.mark.parametrize("meanwhile", ["/mod pause", "/mod replace seat:{seat} user:carol"])
@@ -720,6 +710,16 @@ async def test_while_the_bot_thinks_at_hard_other_commands_are_answered_at_once(
 # --- clocks and restarts ---------------------------------------------------------------------------------------
 
 
+async def held_toy_against_the_bot(t: Table) -> int:
+    """A toy game against the bot on a 24 h forfeit clock, the bot's answers held back (``deliver``): the
+    game waits on the bot's guess and on alice's. Its id."""
+    t.core.opponent.deliver = None
+    replies = await t.core.handle_line("alice", "console:#lobby",
+                                       "/game new game:toy opponent:bot level:easy pile:5 seed:7 clock:24h "
+                                       "on_timeout:forfeit")
+    return next(r.game_id for r in replies if r.game_id is not None)
+
+
 async def test_the_clock_neither_times_nor_reminds_the_bot_but_still_runs_for_alice(store):
     from datetime import UTC, datetime, timedelta
 
@@ -727,11 +727,7 @@ async def test_the_clock_neither_times_nor_reminds_the_bot_but_still_runs_for_al
 
     now = [datetime(2026, 1, 1, tzinfo=UTC)]
     t = Table(store)
-    t.core.opponent.deliver = None  # held back: the game waits on the bot's guess and on alice's
-    replies = await t.core.handle_line("alice", "console:#lobby",
-                                       "/game new game:toy opponent:bot level:easy pile:5 seed:7 clock:24h "
-                                       "on_timeout:forfeit")
-    gid = next(r.game_id for r in replies if r.game_id is not None)
+    gid = await held_toy_against_the_bot(t)
     await t.core.handle_line("alice", f"console:#game-{gid}", "/guess parity:odd")
     keeper = ClockKeeper(t.core, now=lambda: now[0])
     assert await keeper.tick() == []
@@ -761,11 +757,7 @@ async def test_a_game_waiting_on_the_bot_shows_no_clock_running_for_it_nor_exten
     store = await Store.open(db)
     try:
         t = Table(store)
-        t.core.opponent.deliver = None  # held back: the game waits on the bot's guess and on alice's
-        replies = await t.core.handle_line("alice", "console:#lobby",
-                                           "/game new game:toy opponent:bot level:easy pile:5 seed:7 clock:24h "
-                                           "on_timeout:forfeit")
-        gid = next(r.game_id for r in replies if r.game_id is not None)
+        gid = await held_toy_against_the_bot(t)
         keeper = ClockKeeper(t.core, now=lambda: now[0])
         await keeper.tick()  # alice's clock runs
         await t.core.handle_line("alice", f"console:#game-{gid}", "/guess parity:odd")
@@ -880,6 +872,16 @@ class Failing(Inline):
         return super().submit(fn, *args, **kwargs)
 
 
+async def until_failures(t: Table, gid: int, least: int) -> None:
+    """Let the failing bot's retries run until game ``gid`` has had ``least`` errors in a row."""
+
+    async def enough() -> bool:
+        return t.core.opponent.failures.get(gid, 0) >= least
+
+    await _until(t, enough)
+    assert await enough(), t.core.opponent.failures
+
+
 async def test_a_bot_that_cannot_move_tells_the_thread_once_and_moves_when_it_can(store, monkeypatch):
     """The bot's seat has no clock, so a game whose bot keeps failing would wait unseen: after
     ``STUCK_AFTER`` errors in a row the thread is told, once, without a word of the error."""
@@ -890,12 +892,7 @@ async def test_a_bot_that_cannot_move_tells_the_thread_once_and_moves_when_it_ca
     t = Table(store, pool)
     try:
         gid = await new(t, "toy", "pile:5")
-
-        async def streak() -> bool:
-            return t.core.opponent.failures.get(gid, 0) >= STUCK_AFTER + 2
-
-        await _until(t, streak)
-        assert await streak()
+        await until_failures(t, gid, STUCK_AFTER + 2)
         said = [ln for ln in t.text().splitlines() if "could not make its move" in ln]
         assert len(said) == 1 and said[0].startswith(f"[#game-{gid}]") and "/mod replace" in said[0], said
         assert "plugh" not in t.text() and "went away" not in t.text()
@@ -922,21 +919,11 @@ async def test_a_pause_and_resume_do_not_end_a_streak_of_errors_nor_tell_the_thr
     t = Table(store, pool)
     try:
         gid = await new(t, "toy", "pile:5")
-
-        async def streak() -> bool:
-            return t.core.opponent.failures.get(gid, 0) >= STUCK_AFTER
-
-        await _until(t, streak)
-        assert await streak()
+        await until_failures(t, gid, STUCK_AFTER)
         await t.line(f"mod: /mod pause game:{gid}")
         await t.core.opponent.idle()
         await t.line(f"mod: /mod resume game:{gid}")
-
-        async def longer() -> bool:
-            return t.core.opponent.failures.get(gid, 0) >= STUCK_AFTER + 3
-
-        await _until(t, longer)
-        assert await longer(), t.core.opponent.failures
+        await until_failures(t, gid, STUCK_AFTER + 3)
         said = [ln for ln in t.text().splitlines() if "could not make its move" in ln]
         assert len(said) == 1, said
     finally:

@@ -103,11 +103,11 @@ async def test_keeper_reminds_then_alerts_moderators_on_expiry(core):
     assert await keeper.tick() == []
 
 
-async def bob_to_guess(core: Core) -> tuple[Clock, ClockKeeper, int]:
-    """A toy game on a forfeit clock started at T0, alice's guess in, bob's awaited."""
+async def bob_to_guess(core: Core, timeout: str = "forfeit") -> tuple[Clock, ClockKeeper, int]:
+    """A toy game on a clock (``forfeit`` on timeout) started at T0, alice's guess in, bob's awaited."""
     clock = Clock()
     keeper = ClockKeeper(core, now=clock)
-    gid = await toy(core, "forfeit")
+    gid = await toy(core, timeout)
     await keeper.tick()
     await core.handle_line("alice", "p", "/guess parity:odd")
     await keeper.tick()
@@ -313,12 +313,7 @@ async def test_a_seat_given_to_another_member_gets_a_fresh_clock_not_the_one_tha
 async def test_a_clock_that_ran_out_for_a_member_does_not_stay_run_out_for_the_one_given_the_seat(core):
     """``on_timeout:nothing``: bob's clock runs out, and a moderator gives his seat to carol. The status said
     "Clock: ran out for carol" for good, with no deadline and no reminder for her."""
-    clock = Clock()
-    keeper = ClockKeeper(core, now=clock)
-    gid = await toy(core, "nothing")
-    await keeper.tick()
-    await core.handle_line("alice", "p", "/guess parity:odd")
-    await keeper.tick()
+    clock, keeper, gid = await bob_to_guess(core, "nothing")
     clock.now = T0 + 25 * H
     await keeper.tick()
     assert keeper.states[gid].expired
