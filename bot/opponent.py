@@ -175,6 +175,15 @@ def mend_army(game: str, info: Information, seed: str) -> Action | None:
     return None
 
 
+SECRET_WAYS = {
+    "chitin": "it is the next counter of an army hexhive fields in this scenario that your picks so far still "
+              "fit (3.03)",
+    "annihilator": "it is the demolition order its policy values most, the charges worth most, a little varied "
+                   "by the seed (8.1)",
+}
+"""How each game's player makes a secret choice, where it is not OneWorld's mixed strategy (8.2), which
+``reason_of`` says of a "secret choice" otherwise."""
+
 MENDED = ("your secret army so far fits none of the armies hexhive fields in this scenario, with too few "
           "points left to finish it (3.032): it drops a counter that the nearest of them has no room for")
 """The reason given with a hint of ``mend_army``'s step."""
@@ -196,6 +205,8 @@ def hint_job(game: str, info_json: str, seed: str, cap: float) -> tuple[str, dic
             log.warning("the %s player failed on a position asked for a hint (%s)", game, type(exc).__name__)
             return None
         return mended.model_dump_json(), {"why": MENDED}
+    if stats.get("why") == "secret choice" and game in SECRET_WAYS:
+        stats = stats | {"why": SECRET_WAYS[game]}
     if "children" not in stats and stats.get("why") in ("tactics", "policy"):
         try:
             weighed = worth(game, info, action, seed)

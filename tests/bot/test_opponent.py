@@ -505,6 +505,19 @@ async def test_3032_a_hint_for_a_half_picked_army_that_fits_none_of_hexhives_say
     assert len(await store.hints(1)) == 1
 
 
+async def test_3032_a_hint_for_an_army_pick_says_how_it_was_chosen_not_that_a_mixed_strategy_weighed_it(store):
+    """A hint for a Chitin army pick said it was "drawn from a mixed strategy ... weighed against every
+    choice the other side might make", which only OneWorld's aspects are (8.2): the army is the next
+    counter of an army the bot fields that the picks so far still fit."""
+    t = Table(store)
+    await t.line("alice: /game new game:chitin opponent:bob scenario:basic seed:3 clock:none hints:on")
+    await t.line("bob: /game accept game:1")
+    r = await t.line("alice dm: /game hint game:1")
+    hint = [x.text for x in r if x.to == "private"]
+    assert len(hint) == 1 and "/pick kind:" in hint[0], [x.text for x in r]
+    assert "mixed strategy" not in hint[0] and "still fit" in hint[0] and "3.03" in hint[0], hint[0]
+
+
 async def test_a_player_that_fails_on_any_other_position_is_never_covered_by_a_guess(store, monkeypatch, caplog):
     """Only a Chitin army its player cannot finish is mended (``mend_army``); any other failure of the
     player is a fault: the bot's move goes to the error path (logged, tried again later, the thread told
@@ -1188,8 +1201,9 @@ async def test_3_03_a_hint_asked_again_after_a_secret_pick_of_the_other_side_is_
 
     first = await hint()
     assert first.startswith(f"Hint for game #{g.id}") and len(executor.jobs) == 1, first
-    # "weighed against the other side's" read as if the hint knew bob's choice (a new player's review)
-    assert "every choice the other side might make (never the one it made)" in first, first
+    # "weighed against the other side's" read as if the hint knew bob's choice (a new player's review): it
+    # names only what alice's own picks fit
+    assert "your picks so far still fit" in first and "other side" not in first, first
     await core.handle_line("bob", "dm:bob", f"/pick kind:GT3 game:{g.id}")
     assert await hint() == first
     assert len(executor.jobs) == 1, "worked out anew after bob's secret pick"
