@@ -20,7 +20,7 @@ from bot.console import Console
 from bot.opponent import information
 from bot.replies import Reply
 from bot.store import Store
-from engine.ai import choose, seed_for
+from engine.ai import choose, decide, seed_for
 from engine.core.protocol import Action
 
 
@@ -516,6 +516,27 @@ async def test_3032_a_hint_for_an_army_pick_says_how_it_was_chosen_not_that_a_mi
     hint = [x.text for x in r if x.to == "private"]
     assert len(hint) == 1 and "/pick kind:" in hint[0], [x.text for x in r]
     assert "mixed strategy" not in hint[0] and "still fit" in hint[0] and "3.03" in hint[0], hint[0]
+
+
+@pytest.mark.parametrize(("game", "way"), [("annihilator", "(8.1)"), ("chitin", "(3.03)"),
+                                             ("oneworld", "mixed strategy")])
+async def test_a_hints_reason_for_a_secret_choice_is_the_way_that_games_player_makes_it(store, monkeypatch, game, way):
+    """What ``decide`` calls a "secret choice" is made in each game its own way: the reason says which."""
+    real = decide
+
+    def secretly(*args: Any, **kwargs: Any) -> Any:
+        action, _ = real(*args, **kwargs)
+        return action, {"why": "secret choice"}
+
+    monkeypatch.setattr("bot.opponent.decide", secretly)
+    t = Table(store)
+    await t.line(f"alice: /game new game:{game} opponent:bob seed:3 clock:none hints:on")
+    await t.line("bob: /game accept game:1")
+    g = t.core.live[1]
+    who = g.user_of(g.pending()[0].seat)
+    r = await t.line(f"{who} dm: /game hint game:1")
+    hint = [x.text for x in r if x.to == "private"]
+    assert len(hint) == 1 and way in hint[0], [x.text for x in r]
 
 
 async def test_a_player_that_fails_on_any_other_position_is_never_covered_by_a_guess(store, monkeypatch, caplog):
