@@ -191,15 +191,24 @@ class ClockKeeper:
         # a game start-up has not loaded yet (it loads in the background) counts too: its clock ran on
         # while the bot was down. Only its thread is needed, from its row: it is not replayed for this.
         places: dict[int, str] = {}
+        stale: list[int] = []
         for gid in running:
             g = self.core.live.get(gid)
             row = g.row if g is not None else self.core.unloaded.get(gid)
             if row is None and gid in self.core.game_ids():  # being loaded right now
                 g = await self.core.load(gid)
                 row = g.row if g is not None else None
-            if row is not None:
+            if row is not None and g is None and row.settings_dict.get("bots"):
+                g = await self.core.load(gid)  # a game against the bot: is the decision the bot's alone?
+            if g is not None and g.state is not None and not decision_of(g).key:
+                # a clock an earlier release left saved when the decision passed to the bot, never timed
+                stale.append(gid)
+            elif row is not None:
                 places[gid] = row.place
         async with self.core.store.transaction():
+            for gid in stale:
+                self.states.pop(gid, None)
+                await self.core.store.set_place_settings(_key(gid), {})
             for gid, place in places.items():
                 st = self.states[gid]
                 self.states[gid] = extend(st, gap)

@@ -778,10 +778,13 @@ async def test_the_clock_neither_times_nor_reminds_the_bot_but_still_runs_for_al
     assert reminders and reminders[0].mentions == ["alice"]
 
 
-async def test_a_game_waiting_on_the_bot_shows_no_clock_running_for_it_nor_extends_one_at_a_restart(tmp_path):
+@pytest.mark.parametrize("left_saved", [False, True])
+async def test_a_game_waiting_on_the_bot_shows_no_clock_running_for_it_nor_extends_one_at_a_restart(
+        tmp_path, left_saved):
     """Once the game waited on the bot alone, ``/game status`` said the clock ran for hexhive, with alice's
     old deadline, long past; and a restart told the thread that the clock was extended by the time the bot
-    was down, though none ran: the keeper forgot the clock but left it saved."""
+    was down, though none ran: the keeper forgot the clock but left it saved. ``left_saved``: such a clock,
+    left by an earlier release, is found at the restart and forgotten there, with nothing said."""
     from datetime import UTC, datetime, timedelta
 
     from bot.clocks import ClockKeeper
@@ -794,6 +797,7 @@ async def test_a_game_waiting_on_the_bot_shows_no_clock_running_for_it_nor_exten
         gid = await held_toy_against_the_bot(t)
         keeper = ClockKeeper(t.core, now=lambda: now[0])
         await keeper.tick()  # alice's clock runs
+        running = await store.place_settings(f"clock:game:{gid}")
         await t.core.handle_line("alice", f"console:#game-{gid}", "/guess parity:odd")
         await keeper.tick()  # the bot's guess alone is awaited
         await keeper.heartbeat()
@@ -801,6 +805,9 @@ async def test_a_game_waiting_on_the_bot_shows_no_clock_running_for_it_nor_exten
         status = (await t.core.handle_line("alice", f"console:#game-{gid}", "/game status"))[0].text
         clock = next(line for line in status.splitlines() if line.startswith("Clock:"))
         assert "running for" not in clock and "due" not in clock and "hexhive" in clock, clock
+        if left_saved:
+            async with store.transaction():
+                await store.set_place_settings(f"clock:game:{gid}", running)
         await t.core.opponent.stop()
     finally:
         await store.close()
@@ -813,6 +820,7 @@ async def test_a_game_waiting_on_the_bot_shows_no_clock_running_for_it_nor_exten
         said = await ClockKeeper(t.core, now=lambda: now[0]).start()
         assert not [r for r in said if "extended" in r.text], [r.text for r in said]
         assert not [m for m in await store.modlog(gid) if "extended" in m["what"]]
+        assert not await store.place_settings(f"clock:game:{gid}")
         await t.core.opponent.stop()
     finally:
         await store.close()
