@@ -136,7 +136,8 @@ def decision_of(g: Live) -> Decision:
     key = f"branch {g.row.branch}, decision from action {settings.get('decision_seq', 0)}" if waiting else ""
     paused = g.row.status == "paused"
     return Decision(key=key, hours=hours, paused=paused, waiting=waiting,
-                    holders=tuple((seat, g.user_of(seat)) for seat in waiting), paused_at=datetime.fromisoformat(g.row.updated_at) if paused else None)
+                    holders=tuple((seat, g.user_of(seat)) for seat in waiting),
+                    paused_at=datetime.fromisoformat(g.row.updated_at) if paused else None)
 
 
 def span(td: timedelta) -> str:
@@ -189,7 +190,8 @@ class ClockKeeper:
         now = self.core.now()
         running = [gid for gid, st in self.states.items() if not st.expired and st.paused_since is None]
         # a game start-up has not loaded yet (it loads in the background) counts too: its clock ran on
-        # while the bot was down. Only its thread is needed, from its row: it is not replayed for this.
+        # while the bot was down. Only its thread is needed, from its row: it is not replayed for this,
+        # unless it is a game against the bot, whose decision may be the bot's alone (below).
         places: dict[int, str] = {}
         stale: list[int] = []
         for gid in running:

@@ -210,7 +210,8 @@ async def clock_line(core: Core, g: Live) -> str:
         return f"Clock: stopped while the game is paused ({hours} h a decision)."
     if pending and not waiting:
         thinking = " and ".join(sorted(f"{g.name_of(seat)} ({seat})" for seat in pending))
-        return f"Clock: {hours} h a decision, not running while the game waits on {thinking}, whose decisions are never timed."
+        return (f"Clock: {hours} h a decision, not running while the game waits on {thinking}, whose decisions "
+                "are never timed.")
     if not saved or not saved.get("deadline"):
         return f"Clock: {hours} h a decision, running for {who}."
     if saved.get("expired"):

@@ -147,7 +147,8 @@ def mend_army(game: str, info: Information, seed: str) -> Action | None:
     armies the player fields (``armies``), with too few points left for what they lack and ``/ready``
     refused (RULINGS Chitin 11: an army spends exactly the scenario's points); the player then has no
     step. This is one: the drop of a picked counter that the nearest of those armies has no room for.
-    Each such drop brings the picks nearer to that army; once they fit it, the player finishes it."""
+    The player picks again where it can, and is stuck again until each counter too many is dropped
+    (it never picks those): then the picks fit the army, and the player finishes it."""
     if game != "chitin":
         return None
     from engine.games.chitin.ai import armies
@@ -598,9 +599,9 @@ class Opponent:
             self.hinted.move_to_end(key)
             return self.hinted[key]
         hint = await self._compute(hint_job, g.rules.name, info.model_dump_json(),
-                                         decision_seed(g.row.seed, g.dice_key, key[2], "hint:" + seat, g.row.bot_key),
-                                         SAFETY_SECONDS[HINT_LEVEL],
-                                         background=False)
+                                   decision_seed(g.row.seed, g.dice_key, key[2], "hint:" + seat, g.row.bot_key),
+                                   SAFETY_SECONDS[HINT_LEVEL],
+                                   background=False)
         if hint is None:  # not kept: asked again, it is tried again
             return None
         self.hinted[key] = hint
