@@ -67,6 +67,9 @@ class Console:
         self.edits: dict[str, str] = {}
         """The text each edited message (a phase message) last showed, to print only what changed."""
         self.files: list[Path] = []
+        self.printing = asyncio.Lock()
+        """One delivery is printed whole, its boards under its posts, before the next begins: the bot
+        opponent's orders come from its own task while a line's board is still being drawn."""
         self.gone: BrokenPipeError | None = None
         """Set when the reader of the output went away (``| head``): the console stops at its next line."""
         if stream is sys.stdout and isinstance(stream, io.TextIOWrapper):
@@ -152,6 +155,11 @@ class Console:
     async def deliver(self, replies: Iterable[Reply]) -> None:
         """Print each reply with its audience, write boards and files."""
         replies = list(replies)
+        async with self.printing:
+            await self._print(replies)
+        await self.core.posted(replies)
+
+    async def _print(self, replies: list[Reply]) -> None:
         for r in replies:
             head = {"channel": f"[{r.place.removeprefix('console:')}]", "dm": f"[DM {r.user}]",
                     "private": f"[to {r.user}]"}[r.to]
@@ -169,7 +177,6 @@ class Console:
                 path.write_text(r.file_text)
                 self.files.append(path)
                 self.say(f"{' ' * len(head)}   (file: {path})")
-        await self.core.posted(replies)
 
     def _edited(self, r: Reply) -> str:
         """An edited message is shown again: its new lines, or the whole text when older lines changed."""
@@ -232,7 +239,7 @@ async def run_script(lines: Iterable[str], db: Path, out_dir: Path | None, strea
     store = await Store.open(db)
     core = make_core(store)
     try:
-        _seeded(core, seed_base)
+        await _seeded(core, seed_base)
         console = Console(core, out_dir, stream, boards=boards)
         await console.start()
         for n, line in enumerate(lines, 1):
@@ -247,10 +254,13 @@ async def run_script(lines: Iterable[str], db: Path, out_dir: Path | None, strea
         await store.close()
 
 
-def _seeded(core: Core, seed_base: str | None) -> None:
-    """``--seed``: every new game's dice seed is ``seed_base-1``, ``seed_base-2``, ... (reproducible)."""
+async def _seeded(core: Core, seed_base: str | None) -> None:
+    """``--seed``: every new game's dice seed is ``seed_base-1``, ``seed_base-2``, ... (reproducible), numbered
+    on from the seeds the database already holds: a seed used again would be one already published."""
     if seed_base is not None:
-        counter = iter(range(1, 10**9))
+        mine = re.compile(re.escape(seed_base) + r"-([0-9]+)")
+        used = [int(m[1]) for g in await core.store.games() if (m := mine.fullmatch(g.seed))]
+        counter = iter(range(max(used, default=0) + 1, 10**9))
         core.new_seed = lambda: f"{seed_base}-{next(counter)}"
 
 
@@ -259,7 +269,7 @@ async def interactive(db: Path, out_dir: Path | None, seed_base: str | None = No
     store = await Store.open(db)
     core = make_core(store)
     try:
-        _seeded(core, seed_base)
+        await _seeded(core, seed_base)
         console = Console(core, out_dir)
         await console.start()
         console.say("hexhive console. Write lines like 'alice: /help' or "

@@ -260,3 +260,40 @@ def test_a_console_started_with_standard_output_closed_runs_its_script_without_a
                           cwd=tmp_path, capture_output=True, timeout=120)
     err = done.stderr.decode()
     assert done.returncode == 0 and "Traceback" not in err, err
+
+
+async def test_each_board_is_printed_under_its_own_phase_post_while_the_bot_opponent_plays_on(tmp_path):
+    """The bot opponent's orders are printed as they come, from its own task: they were printed while a
+    line's post waited for its board to be drawn, so that board came out under the bot's later posts
+    ("Game #1: set-up" followed by the set-up order's board). A post's board now follows the post."""
+    import re
+
+    rc, out = await run(tmp_path, "alice: /game new game:oneworld opponent:bot level:easy seed:4\n"
+                                  "alice: /game status\n")
+    assert rc == 0
+    phase = None
+    boards = 0
+    for line in out.splitlines():
+        if m := re.match(r"^\[#game-1\] Game #1: (.*)$", line):
+            phase = m.group(1)
+        elif m := re.match(r"^\s+\(alt text: OneWorld, (.*?)\. ", line):
+            boards += 1
+            assert m.group(1) == phase, f"the board of '{m.group(1)}' is printed under the post of '{phase}'\n{out}"
+    numbers = [int(n) for n in re.findall(r"\(board: .*board-(\d+)-game1\.png\)", out)]
+    assert boards >= 2 and numbers == sorted(numbers)
+
+
+async def test_a_second_run_with_the_same_seed_on_the_same_database_numbers_its_seeds_on(tmp_path):
+    """``--seed S --db D`` run twice: the second run's first game had the seed S-1 again, already published
+    at the end of the first run's game, so its "secret" dice were known to all. Seeds are numbered on."""
+    from bot.store import Store
+
+    db = tmp_path / "c.db"
+    for _ in range(2):
+        rc = await run_script(["alice: /game new game:toy opponent:bob"], db, None, io.StringIO(), seed_base="S")
+        assert rc == 0
+    store = await Store.open(db)
+    try:
+        assert [g.seed for g in await store.games()] == ["S-1", "S-2"]
+    finally:
+        await store.close()
