@@ -66,6 +66,29 @@ def _spelt(legal: list[Action], args: Mapping[str, str | int]) -> dict[str, str 
             for k, v in args.items()}
 
 
+def _check_given(g: Live, seat: str, action: Action) -> None:
+    """An order that leaves out an argument its verb needs (``/move stack:R3`` without ``to:``, or ``to:``
+    written empty) is refused by naming what is missing, not by the game's reading of an empty value
+    ("there is no counter ;"). An order the game accepts as it is never is, nor one of a verb that is no
+    answer now (the game's refusal says which are)."""
+    assert g.state is not None
+    spec = next((v for v in g.rules.verbs() if v.verb == action.verb), None)
+    if spec is None or g.rules.is_legal(g.state, seat, action):
+        return
+    missing = [a for a in spec.args if a.required and not str(action.args.get(a.name, "")).strip()]
+    if not missing:
+        return
+    legal = [a for a in g.rules.legal_now(g.state, seat) if a.verb == action.verb]
+    if not legal:
+        return  # no answer now at all: the game refuses it by naming the orders that are
+    needs = " and ".join(f"{a.name}: ({a.help})" for a in missing)
+    given = {k: str(v).casefold() for k, v in action.args.items() if str(v).strip()}
+    like = [a for a in legal if all(str(a.args.get(k, "")).casefold() == v for k, v in given.items())]
+    rule = f" (rule {spec.rule})" if spec.rule else ""
+    raise Refusal(f"/{spec.verb} needs {needs}; write it as {words.usage(spec)}, "
+                  f"for example {(like or legal)[0].text()}{rule}")
+
+
 async def same_place(parent: str, title: str) -> str:
     """A transport without threads plays the game where it was created."""
     return parent
@@ -540,6 +563,7 @@ class Core:
             seat = self._seat_for(g, seats, cmd)
             await self._check_waiting(g, seat, action.verb)
             action = self._canonical(g, seat, action)
+            _check_given(g, seat, action)
             if not confirm.confirmed(cmd.args) and g.rules.is_legal(g.state, seat, action):
                 warning = g.rules.caution(g.state, seat, action)
                 if warning:

@@ -95,9 +95,8 @@ def all_orders(rules: GameRules, config: GameConfig | None = None) -> str:
     """Every order of a game (with these options), with its arguments and rule."""
     lines = [f"Orders of {rules.title}:"]
     for v in (rules.offered_verbs(config) if config is not None else rules.verbs()):
-        args = " ".join(f"{a.name}:{a.kind.upper()}" if a.required else f"[{a.name}:{a.kind.upper()}]" for a in v.args)
         rule = f" (rule {v.rule})" if v.rule else ""
-        lines.append(f"  /{v.verb} {args}  {v.help}{rule}".replace("  ", " ", 1).rstrip())
+        lines.append(f"  {words.usage(v)}  {v.help}{rule}".rstrip())
     lines.append("  /undo  take back your own last order of this phase")
     return "\n".join(lines)
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from engine.core import registry
 from engine.core.labels import DIRECTIONS
-from engine.core.protocol import ArgValue
+from engine.core.protocol import ArgValue, VerbSpec
 
 
 def game_name(text: str) -> str:
@@ -92,3 +92,9 @@ def known_commands(commands: set[str]) -> list[str]:
     for name in registry.names():
         words |= {v.verb for v in registry.get(name).verbs()}
     return sorted(words)
+
+
+def usage(verb: VerbSpec) -> str:
+    """How an order is written: ``/move stack:UNIT to:HEX [dir:DIRECTION]`` (optional arguments in brackets)."""
+    args = " ".join(f"{a.name}:{a.kind.upper()}" if a.required else f"[{a.name}:{a.kind.upper()}]" for a in verb.args)
+    return f"/{verb.verb} {args}".rstrip()

@@ -597,3 +597,38 @@ async def test_t_2_a_required_count_left_out_is_never_taken_for_none(core, monke
     r = await say(core, user, "/take", place="console:#t")
     assert r and all(x.to == "private" for x in r) and "Sorry" in texts(r) and "(rule T.2)" in texts(r)
     assert core.live[gid].seq == before
+
+
+@pytest.mark.parametrize("game", ["chitin", "oneworld", "annihilator"])
+async def test_an_order_without_an_argument_its_verb_needs_is_refused_by_naming_it(core, game):
+    """``/move stack:R3`` with no ``to:`` (or ``to:`` left empty) was refused as "Sorry,  is not a hex of the
+    map" or "there is no counter ;": the game read the empty value. The refusal now names what is missing,
+    with how the order is written, and nothing changes. Every verb with a needed argument that the
+    first public decisions of a game offer is tried, each argument left out in turn."""
+    r = await say(core, "alice", f"/game new game:{game} opponent:bob seed:4", place="console:#g")
+    gid = r[0].game_id
+    await say(core, "bob", "/game accept", place="console:#g")
+    g = core.live[gid]
+    tried: set[str] = set()
+    for _ in range(60):
+        pending = [p for p in g.pending() if not p.secret]
+        if not pending:
+            break
+        p = pending[0]
+        user = g.user_of(p.seat)
+        legal = g.rules.legal_actions(g.state, p.seat)
+        specs = {v.verb: v for v in g.rules.verbs()}
+        for a in legal:
+            if a.verb in tried or not any(x.required for x in specs[a.verb].args):
+                continue
+            tried.add(a.verb)
+            for arg in (x for x in specs[a.verb].args if x.required):
+                for left in ({k: v for k, v in a.args.items() if k != arg.name}, {**a.args, arg.name: ""}):
+                    line = " ".join([f"/{a.verb}"] + [f"{k}:{v}" for k, v in left.items()])
+                    seq = g.seq
+                    out = await say(core, user, line, place="console:#g")
+                    text = texts(out)
+                    assert f"/{a.verb} needs {arg.name}: (" in text and "write it as /" in text, (line, text)
+                    assert g.seq == seq and not any(x.to == "channel" for x in out)
+        await say(core, user, legal[0].text(), place="console:#g")
+    assert len(tried) >= 2, tried
