@@ -18,7 +18,7 @@ from bot.store import GameRow
 from engine.core import registry
 from engine.core.dice import Roll, SeededDice, seed_hash
 from engine.core.errors import RuleError
-from engine.core.protocol import Action, Event, GameConfig, Player
+from engine.core.protocol import Action, Event, GameConfig, GameRules, Player
 
 if TYPE_CHECKING:
     from bot.core import Core
@@ -130,7 +130,7 @@ async def resolve_assault(core: Core, cmd: Command) -> list[Reply]:
 async def _create(core: Core, cmd: Command, game: str, args: dict[str, str]) -> list[Reply]:
     rules = registry.get(game)
     if "options" in args:  # a free-text field of name:value words (Discord), merged under explicit ones
-        args = option_words(args["options"]) | {k: v for k, v in args.items() if k != "options"}
+        args = option_words(args["options"], rules) | {k: v for k, v in args.items() if k != "options"}
     opponent = args.get("opponent", "").strip()
     if not opponent:
         raise _refuse(f"name your opponent: /game new game:{game} opponent:USER")
@@ -299,10 +299,25 @@ async def expire_invitations(core: Core) -> list[Reply]:
     return out
 
 
-def option_words(text: str) -> dict[str, str]:
-    """``'hidden_charges:on god_lives:2'`` -> ``{'hidden_charges': 'on', 'god_lives': '2'}``."""
+def option_words(text: str, rules: GameRules) -> dict[str, str]:
+    """``'hidden_charges:on god_lives:2'`` -> ``{'hidden_charges': 'on', 'god_lives': '2'}``; a word without
+    its value is refused with the values that option takes, or the game's options if it is none of them."""
+    import shlex
+
     from bot.parsing import ParseError, parse_command
 
+    try:
+        bare = next((w for w in shlex.split(text) if ":" not in w), None)
+    except ValueError:
+        bare = None  # unbalanced quotes: parse_command says so
+    if bare is not None:
+        known = rules.options_help.get(bare.strip().lower())
+        if known is not None:
+            raise _refuse(f"options: {bare.strip().lower()} needs its value, written "
+                          f"{bare.strip().lower()}:VALUE ({known})")
+        raise _refuse(f"options: '{escape_markdown(bare, 40)}' is not written name:value; the options of "
+                      f"{rules.title} are {', '.join(rules.options_help) or 'none'}, and "
+                      f"/game options game:{rules.name} says what each takes")
     try:
         return parse_command("/options " + text)[1]
     except ParseError as exc:

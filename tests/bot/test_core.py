@@ -632,3 +632,13 @@ async def test_an_order_without_an_argument_its_verb_needs_is_refused_by_naming_
                     assert g.seq == seq and not any(x.to == "channel" for x in out)
         await say(core, user, legal[0].text(), place="console:#g")
     assert len(tried) >= 2, tried
+
+
+async def test_an_option_written_without_its_value_is_refused_with_the_values_it_takes(core):
+    """``options:flee_while_you_can`` was refused with "should be written name:value, for example to:0507",
+    an order's argument, not an option. The refusal names the option's values, or the game's options."""
+    out = texts(await say(core, "alice", "/game new game:oneworld opponent:bob options:flee_while_you_can"))
+    assert "to:0507" not in out and "flee_while_you_can:VALUE" in out and "on/off" in out, out
+    out = texts(await say(core, "alice", "/game new game:oneworld opponent:bob options:wrapround"))
+    assert "to:0507" not in out and "god_lives" in out and "/game options game:oneworld" in out, out
+    assert not await core.store.games()
