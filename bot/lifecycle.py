@@ -507,14 +507,20 @@ def status_text(g: Live, user: str) -> str:
         waits.append(f"{g.name_of(p.seat)} ({p.seat}): {'a private choice' if p.secret else p.text}")
     turn = f"turn {view.turn}, " if view.turn else ""
     if g.row.status == "over":
-        out = g.rules.outcome(g.state)
-        result = g.row.settings_dict.get("result") or (out.model_dump() if out else {})
-        winner = result.get("winner")
-        who = f"{g.name_of(winner)} ({winner}) won" if winner else "drawn"
-        return f"Game #{g.id} ({g.title}) is over, {turn}{view.phase}: {who}; {result.get('reason', '')}."
+        return f"Game #{g.id} ({g.title}) is over, {turn}{view.phase}: {result_words(g)}."
     paused = " Paused by a moderator." if g.row.status == "paused" else ""
     return (f"Game #{g.id} ({g.title}), {turn}{view.phase}.{paused}\nWaiting on: "
             + ("; ".join(waits) or "nobody") + f"\n{words.sentence(terms_text(g))}.")
+
+
+def result_words(g: Live) -> str:
+    """How a finished game ended: ``bob (CHEZ) won; alice resigned``."""
+    assert g.state is not None
+    out = g.rules.outcome(g.state)
+    result = g.row.settings_dict.get("result") or (out.model_dump() if out else {})
+    winner = result.get("winner")
+    who = f"{g.name_of(winner)} ({winner}) won" if winner else "drawn"
+    return f"{who}; {result.get('reason', '')}"
 
 
 @command("game log")
@@ -525,9 +531,12 @@ async def game_log(core: Core, cmd: Command) -> list[Reply]:
 
     last = parse_int(cmd.args.get("last", "30"), "last", 1, 500)
     seats = g.seats_of(cmd.user)
-    waiting = g.state is not None and any(p.secret and p.seat not in seats for p in g.pending())
+    over = g.row.status == "over" and g.state is not None
+    waiting = g.state is not None and not over and any(p.secret and p.seat not in seats for p in g.pending())
     entries = await log_entries(core, g.row.id, viewer_seats=seats, secret_waiting=waiting)
     shown = [line for entry in entries[-last:] for line in entry]
+    if over:  # a resignation or a forfeit is no action of the log
+        shown.append(f"Game over: {result_words(g)}.")
     text = "\n".join(shown) or "Nothing has happened yet."
     if len(text) > LOG_INLINE:  # the newest lines, whole, in a file rather than cut across many messages
         return [Reply(to="private", user=cmd.user, place=cmd.place, game_id=g.id,

@@ -642,3 +642,14 @@ async def test_an_option_written_without_its_value_is_refused_with_the_values_it
     out = texts(await say(core, "alice", "/game new game:oneworld opponent:bob options:wrapround"))
     assert "to:0507" not in out and "god_lives" in out and "/game options game:oneworld" in out, out
     assert not await core.store.games()
+
+
+async def test_the_log_of_a_finished_game_ends_with_how_it_ended(core):
+    """A game ended by a resignation (not an action of the log) said "Nothing has happened yet." in
+    /game log; the log now ends with the result, as /game status gives it."""
+    gid = await start_toy(core)
+    await say(core, "alice", f"/game resign game:{gid} confirm:yes")
+    out = texts(await say(core, "alice", f"/game log game:{gid}"))
+    assert "Nothing has happened yet" not in out and "bob (" in out and "won" in out and "resigned" in out, out
+    out = texts(await say(core, "bob", f"/game log game:{gid} last:1"))
+    assert out.splitlines()[-1].startswith("Game over:") and "resigned" in out, out
