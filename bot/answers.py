@@ -67,4 +67,5 @@ def polite(text: str) -> str:
 # (a unit, a game, a side: "Stone B1", "OneWorld", "CHEZ") keeps its capital.
 _PLAIN_WORDS = {"The", "This", "That", "There", "These", "Those", "It", "You", "Your", "A", "An", "Only", "No",
                 "Nothing", "Not", "Each", "Every", "Write", "Name", "Choose", "Give", "Say", "Use", "Adding",
-                "Reaching", "Charges", "Counts", "Moving", "Taking", "Placing", "Setting", "Removing", "Picking", "Going"}
+                "Reaching", "Charges", "Counts", "Moving", "Taking", "Placing", "Setting", "Removing", "Picking", "Going",
+                "Facing", "Ground", "Overruns", "Losses", "Units", "All", "Air"}

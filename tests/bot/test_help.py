@@ -210,6 +210,10 @@ def test_examples_put_an_order_that_needs_confirm_last():
     ("Charges belong to the advanced rules", "Sorry, charges belong"),
     ("Stone B1 cannot move", "Sorry, Stone B1 cannot"),
     ("OneWorld has no such option", "Sorry, OneWorld has"),
+    ("Facing is one of N, NE, SE, S, SW, NW (rule 6.06)", "Sorry, facing is one of"),
+    ("Ground units may never attack air units (rule 8.015)", "Sorry, ground units may"),
+    ("Overruns are made in the movement phase (rule 7.07)", "Sorry, overruns are"),
+    ("Workers cannot attack (rule 2.023)", "Sorry, Workers cannot"),
 ])
 def test_a_refusal_reads_as_one_sentence_after_sorry(said, shown):
     """The new-user review read "Sorry, Adding ...", "Sorry, Reaching ...": a plain opening word is
