@@ -723,8 +723,8 @@ def new_game_settings(core: Core, cmd: Command, args: dict[str, str], bot_seat: 
     if bot_seat is not None:
         out["bots"] = {bot_seat: level_of(args.get("level", DEFAULT_LEVEL))}
     hints = args.get("hints", "").strip().casefold()
-    if hints not in ("", "on", "off"):
+    if hints not in ("", "on", "off", "yes", "no", "true", "false"):
         raise Refusal("hints must be on or off")
-    if hints == "on":
+    if hints in ("on", "yes", "true"):
         out["hints"] = True
     return out

@@ -572,6 +572,15 @@ async def test_hints_are_refused_without_hints_on_and_to_non_players(store):
     assert "only a player" in r[0].text
 
 
+@pytest.mark.parametrize("word, on", [("yes", True), ("true", True), ("On", True), ("no", False), ("off", False)])
+async def test_hints_take_yes_and_no_as_other_yes_or_no_answers_do(store, word, on):
+    """``hints:yes`` was refused ("hints must be on or off") where ``confirm:yes`` and ``all:yes`` are the
+    words of other answers; yes, true, no and false are taken as on and off."""
+    t = Table(store)
+    gid = await new(t, "oneworld", f"hints:{word}")
+    assert bool((await store.game(gid)).settings_dict.get("hints")) is on
+
+
 async def test_a_hint_is_private_and_the_thread_hears_only_that_it_was_asked(store):
     t = Table(store)
     gid = await new(t, "oneworld", "hints:on")
