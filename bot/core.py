@@ -12,6 +12,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import re
 import secrets
 import uuid
 from collections import deque
@@ -847,6 +848,8 @@ class Core:
     def end_lines(self, g: Live, winner: str | None, reason: str) -> list[Reply]:
         """The result, and the dice seed so anyone can check every roll."""
         who = f"{g.name_of(winner)} ({winner}) wins" if winner else "The game is drawn"
+        if winner:  # "...: the Marines win (rule 10.0)" (Annihilator 10.0) after "... wins:" says it twice
+            reason = re.sub(rf": the {re.escape(winner)} wins?(?= \(rule |$)", "", reason)
         if g.rules.name in phaselog.RESOLVERS:  # a stand-alone combat is resolved, not won or drawn
             who = "Resolved" + (f", {g.name_of(winner)} ({winner}) ahead" if winner else "")
             reason = phaselog.named(g, reason)

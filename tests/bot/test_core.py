@@ -653,3 +653,21 @@ async def test_the_log_of_a_finished_game_ends_with_how_it_ended(core):
     assert "Nothing has happened yet" not in out and "bob (" in out and "won" in out and "resigned" in out, out
     out = texts(await say(core, "bob", f"/game log game:{gid} last:1"))
     assert out.splitlines()[-1].startswith("Game over:") and "resigned" in out, out
+
+
+@pytest.mark.parametrize("winner, reason, said", [
+    ("Marines", "both brain core hexes are destroyed: the Marines win (rule 10.0)",
+     "bob (Marines) wins: both brain core hexes are destroyed (rule 10.0)."),
+    ("Annihilator", "every human unit is eliminated: the Annihilator wins (rule 10.0)",
+     "bob (Annihilator) wins: every human unit is eliminated (rule 10.0)."),
+    ("BORG", "CHEZ's god has lost all its lives", "bob (BORG) wins: CHEZ's god has lost all its lives."),
+])
+def test_the_end_of_a_game_says_who_wins_once(winner, reason, said):
+    """The Annihilator's reasons say who wins (10.0), and the end line said it twice: "hexhive (Marines)
+    wins: both brain core hexes are destroyed: the Marines win (rule 10.0)"."""
+    from types import SimpleNamespace
+
+    g = SimpleNamespace(id=1, name_of=lambda seat: "bob", rules=SimpleNamespace(name="annihilator"), seats={},
+                        seq=9, row=SimpleNamespace(place="p", seed="s", seed_public=True))
+    (line,) = Core.end_lines(None, g, winner, reason)  # type: ignore[arg-type]
+    assert line.text.splitlines()[0] == f"Game #1 is over. {said}", line.text
