@@ -12,7 +12,6 @@ import asyncio
 import hashlib
 import json
 import logging
-import re
 import secrets
 import uuid
 from collections import deque
@@ -83,11 +82,18 @@ def _check_given(g: Live, seat: str, action: Action) -> None:
     if not legal:
         return  # no answer now at all: the game refuses it by naming the orders that are
     needs = " and ".join(f"{a.name}: ({a.help})" for a in missing)
-    given = {k: str(v).casefold() for k, v in action.args.items() if str(v).strip()}
-    like = [a for a in legal if all(str(a.args.get(k, "")).casefold() == v for k, v in given.items())]
+    # The example keeps what was given (the unit named, OneWorld's to:), but for arguments no legal order
+    # carries (Chitin's dir:, asked for after the move), and then, failing that, what the verb needs.
+    carried = {k for a in legal for k in a.args}
+    needed = {a.name for a in spec.args if a.required}
+    given = {k: str(v).casefold() for k, v in action.args.items() if k in carried and str(v).strip()}
+
+    def like(keys: set[str]) -> list[Action]:
+        return [a for a in legal if all(str(a.args.get(k, "")).casefold() == v for k, v in given.items() if k in keys)]
+
+    example = (like(carried) or like(needed) or legal)[0]
     rule = f" (rule {spec.rule})" if spec.rule else ""
-    raise Refusal(f"/{spec.verb} needs {needs}; write it as {words.usage(spec)}, "
-                  f"for example {(like or legal)[0].text()}{rule}")
+    raise Refusal(f"/{spec.verb} needs {needs}; write it as {words.usage(spec)}, for example {example.text()}{rule}")
 
 
 async def same_place(parent: str, title: str) -> str:
@@ -848,8 +854,7 @@ class Core:
     def end_lines(self, g: Live, winner: str | None, reason: str) -> list[Reply]:
         """The result, and the dice seed so anyone can check every roll."""
         who = f"{g.name_of(winner)} ({winner}) wins" if winner else "The game is drawn"
-        if winner:  # "...: the Marines win (rule 10.0)" (Annihilator 10.0) after "... wins:" says it twice
-            reason = re.sub(rf": the {re.escape(winner)} wins?(?= \(rule |$)", "", reason)
+        reason = words.said_once(reason, winner)
         if g.rules.name in phaselog.RESOLVERS:  # a stand-alone combat is resolved, not won or drawn
             who = "Resolved" + (f", {g.name_of(winner)} ({winner}) ahead" if winner else "")
             reason = phaselog.named(g, reason)

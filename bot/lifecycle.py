@@ -307,9 +307,15 @@ def option_words(text: str, rules: GameRules) -> dict[str, str]:
     from bot.parsing import ParseError, parse_command
 
     try:
-        bare = next((w for w in shlex.split(text) if ":" not in w), None)
+        split = shlex.split(text)
     except ValueError:
-        bare = None  # unbalanced quotes: parse_command says so
+        split = []  # unbalanced quotes: parse_command says so
+    bare = next((w for w in split if ":" not in w), None)
+    before = split[split.index(bare) - 1] if bare is not None and split.index(bare) > 0 else ""
+    if bare is not None and before.endswith(":"):  # god_lives: 2
+        name = before[:-1].lower()
+        name = name if name in rules.options_help else escape_markdown(name, 40)
+        raise _refuse(f"options: write {name}:{escape_markdown(bare, 20)} with no space after the colon")
     if bare is not None:
         known = rules.options_help.get(bare.strip().lower())
         if known is not None:
@@ -520,7 +526,7 @@ def result_words(g: Live) -> str:
     result = g.row.settings_dict.get("result") or (out.model_dump() if out else {})
     winner = result.get("winner")
     who = f"{g.name_of(winner)} ({winner}) won" if winner else "drawn"
-    return f"{who}; {result.get('reason', '')}"
+    return f"{who}; {words.said_once(result.get('reason', ''), winner)}"
 
 
 @command("game log")

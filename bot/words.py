@@ -98,3 +98,11 @@ def usage(verb: VerbSpec) -> str:
     """How an order is written: ``/move stack:UNIT to:HEX [dir:DIRECTION]`` (optional arguments in brackets)."""
     args = " ".join(f"{a.name}:{a.kind.upper()}" if a.required else f"[{a.name}:{a.kind.upper()}]" for a in verb.args)
     return f"/{verb.verb} {args}".rstrip()
+
+
+def said_once(reason: str, winner: str | None) -> str:
+    """A game's reason for its end without the winner it names, to follow "X wins:" or "X won;": the
+    Annihilator's "both brain core hexes are destroyed: the Marines win (rule 10.0)" (10.0) would say it twice."""
+    if not winner:
+        return reason
+    return re.sub(rf": the {re.escape(winner)} wins?(?= \(rule |$)", "", reason)

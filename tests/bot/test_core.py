@@ -618,18 +618,23 @@ async def test_an_order_without_an_argument_its_verb_needs_is_refused_by_naming_
         user = g.user_of(p.seat)
         legal = g.rules.legal_actions(g.state, p.seat)
         specs = {v.verb: v for v in g.rules.verbs()}
-        for a in legal:
+        for a in reversed(legal):  # the last of a verb's orders: the first would be the example anyway
             if a.verb in tried or not any(x.required for x in specs[a.verb].args):
                 continue
             tried.add(a.verb)
+            optional = {x.name: "N" for x in specs[a.verb].args if not x.required and x.kind == "direction"}
             for arg in (x for x in specs[a.verb].args if x.required):
-                for left in ({k: v for k, v in a.args.items() if k != arg.name}, {**a.args, arg.name: ""}):
+                kept = {k: v for k, v in a.args.items() if k != arg.name}
+                for left in (kept, {**a.args, arg.name: ""}, {**kept, **optional}):
                     line = " ".join([f"/{a.verb}"] + [f"{k}:{v}" for k, v in left.items()])
                     seq = g.seq
                     out = await say(core, user, line, place="console:#g")
                     text = texts(out)
                     assert f"/{a.verb} needs {arg.name}: (" in text and "write it as /" in text, (line, text)
                     assert g.seq == seq and not any(x.to == "channel" for x in out)
+                    # the example keeps what was given of what the verb needs (the unit named)
+                    example = text.split("for example ")[1]
+                    assert all(f"{k}:{v}" in example for k, v in kept.items()), (line, text)
         await say(core, user, legal[0].text(), place="console:#g")
     assert len(tried) >= 2, tried
 
@@ -639,6 +644,8 @@ async def test_an_option_written_without_its_value_is_refused_with_the_values_it
     an order's argument, not an option. The refusal names the option's values, or the game's options."""
     out = texts(await say(core, "alice", "/game new game:oneworld opponent:bob options:flee_while_you_can"))
     assert "to:0507" not in out and "flee_while_you_can:VALUE" in out and "on/off" in out, out
+    out = texts(await say(core, "alice", "/game new game:oneworld opponent:bob options:'god_lives: 2'"))
+    assert "write god_lives:2 with no space after the colon" in out, out
     out = texts(await say(core, "alice", "/game new game:oneworld opponent:bob options:wrapround"))
     assert "to:0507" not in out and "god_lives" in out and "/game options game:oneworld" in out, out
     assert not await core.store.games()
