@@ -144,7 +144,7 @@ async def moves(core: Core, cmd: Command) -> list[Reply]:
     if more:
         reply.file_name = f"hexhive-game-{g.id}-orders-{re.sub(r'[^A-Za-z0-9_-]', '', unit)[:20] or 'unit'}.txt"
         reply.file_text = f"Orders of {unit} in game #{g.id} now ({len(found)}):\n" + "\n".join(lines) + "\n"
-    if cmd.args.get("board", "").casefold() in ("yes", "true", "on"):
+    if cmd.args.get("board", "").strip().casefold() in words.YES_WORDS:
         # The hexes its orders reach, outlined on the player's own board, privately.
         reply.game_id, reply.seq, reply.board, reply.viewer = g.id, g.seq, True, seats[0]
         reply.highlights = [str(v) for a in found for k, v in a.args.items() if k in DESTINATIONS and is_hex(v)]

@@ -92,7 +92,7 @@ async def help_command(core: Core, cmd: Command) -> list[Reply]:
             text = (f"Game #{gid}, the game of this thread, is over; /game status, /game log, /game board, "
                     f"/game export and /game replay still read it.\n\n{text}")
         return [private(cmd.user, cmd.place, text)]
-    if cmd.args.get("all", "").casefold() in ("yes", "true", "on"):
+    if cmd.args.get("all", "").strip().casefold() in words.YES_WORDS:
         return [private(cmd.user, cmd.place, helpdesk.all_orders(g.rules, g.config))]
     return [private(cmd.user, cmd.place, helpdesk.game_help(g, cmd.user))]
 

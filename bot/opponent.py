@@ -34,6 +34,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any, cast
 
+from bot import words
 from bot.answers import Refusal, private
 from bot.records import UNDO, fold, load_state, replay
 from bot.replies import Command, Reply
@@ -723,8 +724,8 @@ def new_game_settings(core: Core, cmd: Command, args: dict[str, str], bot_seat: 
     if bot_seat is not None:
         out["bots"] = {bot_seat: level_of(args.get("level", DEFAULT_LEVEL))}
     hints = args.get("hints", "").strip().casefold()
-    if hints not in ("", "on", "off", "yes", "no", "true", "false"):
+    if hints not in ("", *words.YES_WORDS, *words.NO_WORDS):
         raise Refusal("hints must be on or off")
-    if hints in ("on", "yes", "true"):
+    if hints in words.YES_WORDS:
         out["hints"] = True
     return out

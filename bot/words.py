@@ -106,3 +106,8 @@ def said_once(reason: str, winner: str | None) -> str:
     if not winner:
         return reason
     return re.sub(rf": the {re.escape(winner)} wins?(?= \(rule |$)", "", reason)
+
+
+YES_WORDS = ("yes", "true", "on")
+NO_WORDS = ("no", "false", "off")
+"""The words of a yes-or-no argument (``all:yes``, ``board:on``, ``hints:no``), in any letter case."""
